@@ -1,0 +1,269 @@
+/// One command-line option, defined once: `--help`, the man page's OPTIONS (checked by a test)
+/// and the shell completions are all produced from `OptionSpec.all`.
+public struct OptionSpec: Sendable {
+    public enum Value: Sendable {
+        /// A flag without value.
+        case none
+        /// A required value: `--cps 200`, `--cps=200`, `-c200`, `-c 200`.
+        case required(name: String, choices: [String])
+        /// An optional value, given only with `=`: `--collapse`, `--collapse=5`.
+        case optional(name: String, choices: [String])
+    }
+    public let long: String
+    public let short: Character?
+    public let value: Value
+    /// One line for `--help`, with units and default.
+    public let summary: String
+
+    public var valueName: String? {
+        switch value {
+        case .none: return nil
+        case .required(let name, _), .optional(let name, _): return name
+        }
+    }
+    public var choices: [String] {
+        switch value {
+        case .none: return []
+        case .required(_, let c), .optional(_, let c): return c
+        }
+    }
+
+    public static let all: [OptionSpec] = [
+        OptionSpec(long: "cps", short: "c", value: .required(name: "N", choices: []),
+                   summary: "typing speed in characters (grapheme clusters) per second; default 80"),
+        OptionSpec(long: "fade", short: "f", value: .required(name: "N", choices: []),
+                   summary: "width of the soft leading edge in characters; default 10, 0 = hard edge"),
+        OptionSpec(long: "max-lag", short: nil, value: .required(name: "SECONDS", choices: []),
+                   summary: "longest time a burst is spread over; default 1.5, minimum 0.15, inf = strict --cps"),
+        OptionSpec(long: "reduce-motion", short: nil, value: .none,
+                   summary: "show text at once, unchanged (also REDUCED_MOTION=1)"),
+        OptionSpec(long: "animate", short: nil, value: .required(name: "WHEN", choices: ["auto", "always", "never"]),
+                   summary: "animate: auto (stdout is a terminal), always, never; default auto"),
+        OptionSpec(long: "color", short: nil, value: .required(name: "WHEN", choices: ["auto", "always", "never"]),
+                   summary: "colour the fade: auto (honours NO_COLOR, TERM), always, never; default auto"),
+        OptionSpec(long: "format", short: nil, value: .required(name: "FORMAT", choices: ["raw", "sse", "ndjson"]),
+                   summary: "input format: raw text, or an LLM API stream (sse, ndjson); default raw"),
+        OptionSpec(long: "timestamps", short: nil, value: .optional(name: "FORMAT", choices: []),
+                   summary: "start each line with the time it arrived (strftime FORMAT, default %H:%M:%S)"),
+        OptionSpec(long: "collapse", short: nil, value: .optional(name: "N", choices: []),
+                   summary: "show at most N lines (default 3), then a Read more prompt"),
+        OptionSpec(long: "more-label", short: nil, value: .required(name: "TEXT", choices: []),
+                   summary: "label that expands a collapsed view; default \"Read more\""),
+        OptionSpec(long: "less-label", short: nil, value: .required(name: "TEXT", choices: []),
+                   summary: "label that collapses it again; default \"Show less\""),
+        OptionSpec(long: "query-colors", short: nil, value: .none,
+                   summary: "ask the terminal for its colours (OSC 10/11) instead of assuming a dark background"),
+        OptionSpec(long: "ambiguous-wide", short: nil, value: .none,
+                   summary: "treat East Asian ambiguous-width characters as two cells (CJK terminals)"),
+        OptionSpec(long: "demo", short: nil, value: .none,
+                   summary: "stream a built-in answer the way a language model would; reads no input"),
+        OptionSpec(long: "completions", short: nil, value: .required(name: "SHELL", choices: ["bash", "zsh", "fish"]),
+                   summary: "print a completion script for SHELL and exit"),
+        OptionSpec(long: "help", short: "h", value: .none, summary: "show this help and exit"),
+        OptionSpec(long: "version", short: "V", value: .none, summary: "show the version and exit"),
+    ]
+}
+
+/// When to do something that depends on the output being a terminal.
+public enum When: String, Sendable { case auto, always, never }
+
+/// The command line, parsed and validated.
+public struct Options: Sendable, Equatable {
+    public var charactersPerSecond = 80.0
+    public var fadeWidth = 10.0
+    public var maximumLag: Seconds = PacingEngine.defaultMaximumLag
+    public var reduceMotion = false
+    public var animate = When.auto
+    public var color = When.auto
+    /// Whether --color was given (a flag beats NO_COLOR).
+    public var colorGiven = false
+    public var format = StreamFormat.raw
+    /// strftime format of --timestamps; nil when off.
+    public var timestampFormat: String?
+    /// Lines of --collapse; nil when off.
+    public var collapseLines: Int?
+    public var moreLabel = "Read more"
+    public var lessLabel = "Show less"
+    public var queryColors = false
+    public var ambiguousIsWide = false
+    public var demo = false
+    public var completions: String?
+    public var help = false
+    public var version = false
+    /// Inputs in order; "-" is standard input. Empty means standard input.
+    public var files: [String] = []
+
+    public init() {}
+}
+
+/// A command line typewrite cannot run: one line naming the problem, at most one line of hint.
+public struct UsageError: Error, Equatable, Sendable {
+    public var message: String
+    public var hint: String?
+    public init(_ message: String, hint: String? = nil) { self.message = message; self.hint = hint }
+}
+
+extension Options {
+    public static let defaultTimestampFormat = "%H:%M:%S "
+
+    /// Parses `arguments` (without the program name), GNU style: long options with `=` or a separate
+    /// value, bundled short flags, `-c200`, `--` ends options, `-` is standard input.
+    /// - Throws: `UsageError` for an unknown option, a missing or invalid value.
+    public static func parse(_ arguments: [String]) throws(UsageError) -> Options {
+        var options = Options()
+        var i = 0
+        var onlyFiles = false
+        let hint = "Try 'typewrite --help' for more information."
+        while i < arguments.count {
+            let arg = arguments[i]
+            i += 1
+            if onlyFiles || arg == "-" || !arg.hasPrefix("-") {
+                options.files.append(arg)
+                continue
+            }
+            if arg == "--" { onlyFiles = true; continue }
+            var spec: OptionSpec
+            var inlineValue: String?
+            var display: String
+            if arg.hasPrefix("--") {
+                let body = arg.dropFirst(2)
+                let name = body.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
+                if let eq = body.firstIndex(of: "=") { inlineValue = String(body[body.index(after: eq)...]) }
+                let matches = OptionSpec.all.filter { $0.long == name }
+                let prefixed = OptionSpec.all.filter { $0.long.hasPrefix(name) }
+                guard let found = matches.first ?? (prefixed.count == 1 && !name.isEmpty ? prefixed.first : nil) else {
+                    throw UsageError("unknown option '--\(name)'", hint: hint)
+                }
+                spec = found
+                display = "--\(found.long)"
+            } else {
+                // Short options, possibly bundled: -h, -V, -c200, -c 200.
+                var chars = arg.dropFirst()
+                while let c = chars.first {
+                    chars = chars.dropFirst()
+                    guard let found = OptionSpec.all.first(where: { $0.short == c }) else {
+                        throw UsageError("unknown option '-\(c)'", hint: hint)
+                    }
+                    if case .none = found.value {
+                        try options.apply(found, value: nil, display: "-\(c)")
+                        continue
+                    }
+                    var value = String(chars)
+                    if value.isEmpty {
+                        guard i < arguments.count else { throw UsageError("option '-\(c)' needs a value \(found.valueName ?? "")", hint: hint) }
+                        value = arguments[i]
+                        i += 1
+                    }
+                    try options.apply(found, value: value, display: "-\(c)")
+                    break
+                }
+                continue
+            }
+            switch spec.value {
+            case .none:
+                if inlineValue != nil { throw UsageError("option '\(display)' takes no value", hint: hint) }
+                try options.apply(spec, value: nil, display: display)
+            case .optional:
+                try options.apply(spec, value: inlineValue, display: display)
+            case .required(let name, _):
+                var value = inlineValue
+                if value == nil {
+                    guard i < arguments.count else { throw UsageError("option '\(display)' needs a value \(name)", hint: hint) }
+                    value = arguments[i]
+                    i += 1
+                }
+                try options.apply(spec, value: value, display: display)
+            }
+        }
+        return options
+    }
+
+    private mutating func apply(_ spec: OptionSpec, value: String?, display: String) throws(UsageError) {
+        let v = value ?? ""
+        if !spec.choices.isEmpty, value != nil, !spec.choices.contains(v) {
+            throw UsageError("invalid value '\(v)' for \(display)",
+                             hint: "Valid values: \(spec.choices.joined(separator: ", ")).")
+        }
+        switch spec.long {
+        case "cps":
+            guard let n = Double(v), n.isFinite, n > 0 else {
+                throw UsageError("invalid value '\(v)' for \(display): expected a number of characters per second greater than 0")
+            }
+            charactersPerSecond = n
+        case "fade":
+            guard let n = Double(v), n.isFinite, n >= 0 else {
+                throw UsageError("invalid value '\(v)' for \(display): expected a number of characters, 0 or more")
+            }
+            fadeWidth = n
+        case "max-lag":
+            let n = ["inf", "infinity"].contains(v.lowercased()) ? Double.infinity : Double(v)
+            guard let n, !n.isNaN, n >= PacingEngine.minimumBurstDuration, n.isFinite || v.lowercased().hasPrefix("inf") else {
+                throw UsageError("invalid value '\(v)' for \(display): expected seconds, at least 0.15, or inf")
+            }
+            maximumLag = n
+        case "reduce-motion": reduceMotion = true
+        case "animate": animate = When(rawValue: v)!
+        case "color": color = When(rawValue: v)!; colorGiven = true
+        case "format": format = StreamFormat(rawValue: v)!
+        case "timestamps":
+            guard value.map({ !$0.isEmpty }) ?? true else { throw UsageError("empty FORMAT for \(display)") }
+            timestampFormat = value ?? Self.defaultTimestampFormat
+        case "collapse":
+            if let value {
+                guard let n = Int(value), n >= 1, n <= 10_000 else {
+                    throw UsageError("invalid value '\(value)' for \(display): expected a number of lines from 1 to 10000")
+                }
+                collapseLines = n
+            } else {
+                collapseLines = 3
+            }
+        case "more-label": moreLabel = v
+        case "less-label": lessLabel = v
+        case "query-colors": queryColors = true
+        case "ambiguous-wide": ambiguousIsWide = true
+        case "demo": demo = true
+        case "completions": completions = v
+        case "help": help = true
+        case "version": version = true
+        default: throw UsageError("unknown option '\(display)'")
+        }
+    }
+
+    /// The text of `--help`.
+    public static func helpText() -> String {
+        var lines = [
+            "typewrite \(Typewrite.version): type a stream of text onto the terminal with a soft fade-in",
+            "",
+            "Usage: typewrite [OPTIONS] [FILE...]",
+            "       command | typewrite [OPTIONS]",
+            "",
+            "Reads each FILE in order (- or none: standard input). On a terminal, text types in at",
+            "--cps with each new character fading in; elsewhere the bytes pass through unchanged.",
+            "",
+            "Options:",
+        ]
+        for spec in OptionSpec.all {
+            var left = spec.short.map { "-\($0), " } ?? "    "
+            left += "--\(spec.long)"
+            switch spec.value {
+            case .none: break
+            case .required(let name, _): left += " \(name)"
+            case .optional(let name, _): left += "[=\(name)]"
+            }
+            let pad = max(1, 28 - left.count)
+            lines.append("  " + left + String(repeating: " ", count: pad) + spec.summary)
+        }
+        lines += [
+            "",
+            "Environment: NO_COLOR, REDUCED_MOTION, TERM, COLORTERM, COLORFGBG.",
+            "Exit status: 0 success, 1 a file could not be read or the stream reported an error,",
+            "2 usage error, 128+N killed by signal N (130 Ctrl-C, 141 broken pipe).",
+        ]
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+/// Facts about the program itself.
+public enum Typewrite {
+    public static let version = "0.1.0"
+}

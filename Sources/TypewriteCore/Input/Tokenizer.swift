@@ -1,0 +1,360 @@
+/// Splits terminal input into tokens at byte level: the DEC VT500 parser states (vt100.net
+/// "dec_ansi_parser", ECMA-48) for controls and escape sequences, UTF-8 validation, and grapheme
+/// clusters (UAX #29, by Swift's `Character`) for text. Escape bytes never enter a `String`.
+///
+/// Input may be split anywhere: an incomplete UTF-8 scalar or sequence is held until the rest
+/// arrives (never flushed on a timeout), and a cluster continued by a later read is reported with
+/// `Token.extend`. A sequence held longer than `holdingLimit` bytes passes through in pieces.
+public struct Tokenizer: Sendable {
+    /// Longest incomplete sequence held back, in bytes (TERMINAL-NOTES §4: about 64 KiB).
+    public static let holdingLimit = 64 * 1024
+
+    /// Whether East Asian ambiguous-width characters take two cells (UAX #11; CJK locales).
+    public var ambiguousIsWide: Bool
+
+    private enum State: Sendable {
+        case ground
+        case utf8(remaining: Int, lowerBound: UInt8, upperBound: UInt8)
+        case escape
+        case escapeIntermediate(UInt8)
+        case csi(privateMarker: UInt8, hasIntermediates: Bool, hasControls: Bool, invalid: Bool)
+        case osc
+        case oscEscape
+        case controlString
+        case controlStringEscape
+        case singleShift
+        case singleShiftUTF8(remaining: Int)
+    }
+
+    private var state = State.ground
+    /// Where the token being scanned started (absolute offset).
+    private var tokenStart = 0
+    /// Where scanning resumes.
+    private var position = 0
+    /// Start of the pending run of text bytes, if any.
+    private var runStart: Int?
+    /// The cluster that ended the last text run and may still be extended, as bytes.
+    private var lastCluster: [UInt8] = []
+    /// Whether the held sequence was already passed through in part (it is then `.broken`).
+    private var passedThroughInPart = false
+
+    public init(ambiguousIsWide: Bool = false) {
+        self.ambiguousIsWide = ambiguousIsWide
+    }
+
+    /// Absolute offset of the first byte not yet part of an emitted token.
+    public var heldFrom: Int { runStart ?? tokenStart }
+
+    /// Scans the bytes of `store` appended since the last call and appends finished tokens to `tokens`.
+    /// - Returns: the number of grapheme clusters added (the pacing count).
+    @discardableResult
+    public mutating func scan(_ store: ByteStore, into tokens: inout TokenQueue) -> Int {
+        var clusters = 0
+        let end = store.end
+        var p = position
+        while p < end {
+            let byte = store[p]
+            switch state {
+            case .ground:
+                if byte >= 0x20 && byte < 0x7F {
+                    if runStart == nil { runStart = p }
+                    p += 1
+                    // Fast path: a run of printable ASCII.
+                    while p < end, case let b = store[p], b >= 0x20 && b < 0x7F { p += 1 }
+                    continue
+                }
+                if byte >= 0xC2 && byte <= 0xF4 {
+                    if runStart == nil { runStart = p }
+                    tokenStart = p
+                    switch byte {
+                    case 0xC2...0xDF: state = .utf8(remaining: 1, lowerBound: 0x80, upperBound: 0xBF)
+                    case 0xE0: state = .utf8(remaining: 2, lowerBound: 0xA0, upperBound: 0xBF)
+                    case 0xED: state = .utf8(remaining: 2, lowerBound: 0x80, upperBound: 0x9F)
+                    case 0xE1...0xEF: state = .utf8(remaining: 2, lowerBound: 0x80, upperBound: 0xBF)
+                    case 0xF0: state = .utf8(remaining: 3, lowerBound: 0x90, upperBound: 0xBF)
+                    case 0xF4: state = .utf8(remaining: 3, lowerBound: 0x80, upperBound: 0x8F)
+                    default: state = .utf8(remaining: 3, lowerBound: 0x80, upperBound: 0xBF)
+                    }
+                    p += 1
+                    continue
+                }
+                clusters += flushRun(upTo: p, store, &tokens)
+                lastCluster.removeAll(keepingCapacity: true)
+                if byte == 0x1B {
+                    tokenStart = p
+                    state = .escape
+                } else if byte < 0x20 || byte == 0x7F {
+                    tokens.append(.control(start: p, byte: byte))
+                } else {
+                    tokens.appendRaw(start: p, length: 1)
+                }
+                p += 1
+            case .utf8(let remaining, let lower, let upper):
+                if byte < lower || byte > upper {
+                    // Invalid: the bytes so far pass through raw; this byte is scanned again.
+                    clusters += flushRun(upTo: tokenStart, store, &tokens)
+                    lastCluster.removeAll(keepingCapacity: true)
+                    tokens.appendRaw(start: tokenStart, length: p - tokenStart)
+                    state = .ground
+                    continue
+                }
+                p += 1
+                if remaining > 1 {
+                    state = .utf8(remaining: remaining - 1, lowerBound: 0x80, upperBound: 0xBF)
+                } else {
+                    state = .ground
+                    // U+0080–U+009F written in UTF-8 are C1 controls to a terminal, not text.
+                    if store[tokenStart] == 0xC2 && byte <= 0x9F {
+                        clusters += flushRun(upTo: tokenStart, store, &tokens)
+                        lastCluster.removeAll(keepingCapacity: true)
+                        tokens.appendRaw(start: tokenStart, length: 2)
+                    }
+                }
+            case .escape:
+                p += 1
+                switch byte {
+                case 0x5B: state = .csi(privateMarker: 0, hasIntermediates: false, hasControls: false, invalid: false)
+                case 0x5D: state = .osc
+                case 0x50, 0x58, 0x5E, 0x5F: state = .controlString
+                case 0x4E, 0x4F: state = .singleShift
+                case 0x20...0x2F: state = .escapeIntermediate(byte)
+                case 0x30...0x7E: finishSequence(at: p, .escape(final: byte, intermediate: 0), &tokens)
+                case 0x18, 0x1A: finishSequence(at: p, .broken, &tokens)
+                case 0x1B: finishSequence(at: p - 1, .broken, &tokens); tokenStart = p - 1; state = .escape
+                default:
+                    // C0 inside an escape is executed by terminals; keep it in the (odd) sequence.
+                    if byte >= 0x80 { finishSequence(at: p - 1, .broken, &tokens); p -= 1 }
+                }
+            case .escapeIntermediate(let last):
+                p += 1
+                switch byte {
+                case 0x20...0x2F: state = .escapeIntermediate(byte)
+                case 0x30...0x7E: finishSequence(at: p, .escape(final: byte, intermediate: last), &tokens)
+                case 0x1B: finishSequence(at: p - 1, .broken, &tokens); tokenStart = p - 1; state = .escape
+                case 0x18, 0x1A: finishSequence(at: p, .broken, &tokens)
+                default:
+                    if byte >= 0x80 { finishSequence(at: p - 1, .broken, &tokens); p -= 1 }
+                }
+            case .csi(let marker, let hasIntermediates, let hasControls, let invalid):
+                p += 1
+                switch byte {
+                case 0x30...0x3F:
+                    if byte >= 0x3C && p - 1 == tokenStart + 2 {
+                        state = .csi(privateMarker: byte, hasIntermediates: hasIntermediates, hasControls: hasControls, invalid: invalid)
+                    } else {
+                        // Parameter bytes after intermediates, or a private marker late, make it invalid.
+                        state = .csi(privateMarker: marker, hasIntermediates: hasIntermediates, hasControls: hasControls,
+                                     invalid: invalid || hasIntermediates || byte >= 0x3C)
+                    }
+                case 0x20...0x2F:
+                    state = .csi(privateMarker: marker, hasIntermediates: true, hasControls: hasControls, invalid: invalid)
+                case 0x40...0x7E:
+                    finishSequence(at: p, invalid ? .broken : .csi(final: byte, privateMarker: marker,
+                                                                    hasIntermediates: hasIntermediates, hasControls: hasControls), &tokens)
+                case 0x1B: finishSequence(at: p - 1, .broken, &tokens); tokenStart = p - 1; state = .escape
+                case 0x18, 0x1A: finishSequence(at: p, .broken, &tokens)
+                case 0x7F: break
+                default:
+                    if byte >= 0x80 {
+                        finishSequence(at: p - 1, .broken, &tokens); p -= 1
+                    } else {
+                        state = .csi(privateMarker: marker, hasIntermediates: hasIntermediates, hasControls: true, invalid: invalid)
+                    }
+                }
+            case .osc:
+                p += 1
+                if byte == 0x07 {
+                    finishSequence(at: p, passedThroughInPart ? .broken : .operatingSystemCommand, &tokens)
+                } else if byte == 0x1B {
+                    state = .oscEscape
+                } else if byte == 0x18 || byte == 0x1A {
+                    finishSequence(at: p, .broken, &tokens)
+                }
+            case .oscEscape, .controlStringEscape:
+                let isOSC: Bool = { if case .oscEscape = state { return true }; return false }()
+                if byte == 0x5C {
+                    p += 1
+                    finishSequence(at: p, passedThroughInPart ? .broken : (isOSC ? .operatingSystemCommand : .controlString), &tokens)
+                } else {
+                    // ESC not followed by `\` ends the string; the ESC starts a new sequence.
+                    finishSequence(at: p - 1, .broken, &tokens)
+                    tokenStart = p - 1
+                    state = .escape
+                }
+            case .controlString:
+                p += 1
+                if byte == 0x1B {
+                    state = .controlStringEscape
+                } else if byte == 0x18 || byte == 0x1A {
+                    finishSequence(at: p, .broken, &tokens)
+                }
+            case .singleShift:
+                p += 1
+                switch byte {
+                case 0xC2...0xDF: state = .singleShiftUTF8(remaining: 1)
+                case 0xE0...0xEF: state = .singleShiftUTF8(remaining: 2)
+                case 0xF0...0xF4: state = .singleShiftUTF8(remaining: 3)
+                default: finishSequence(at: p, .singleShift, &tokens)
+                }
+            case .singleShiftUTF8(let remaining):
+                if byte & 0xC0 != 0x80 {
+                    finishSequence(at: p, .singleShift, &tokens)
+                    continue
+                }
+                p += 1
+                if remaining > 1 { state = .singleShiftUTF8(remaining: remaining - 1) } else {
+                    finishSequence(at: p, .singleShift, &tokens)
+                }
+            }
+        }
+        position = p
+        // Text is never held back: what arrived is shown (a later combining mark becomes `.extend`).
+        switch state {
+        case .ground:
+            clusters += flushRun(upTo: p, store, &tokens)
+            tokenStart = p
+        case .utf8:
+            // The incomplete scalar is held; it begins the next run.
+            clusters += flushRun(upTo: tokenStart, store, &tokens)
+            runStart = tokenStart
+        default:
+            if p - tokenStart > Self.holdingLimit {
+                // A runaway string or sequence streams through raw; the cursor's column is unknown.
+                tokens.append(.sequence(start: tokenStart, length: p - tokenStart, kind: .broken))
+                tokenStart = p
+                passedThroughInPart = true
+            }
+        }
+        return clusters
+    }
+
+    /// End of input: anything held (an incomplete scalar or sequence) passes through verbatim.
+    /// - Returns: the number of grapheme clusters added.
+    @discardableResult
+    public mutating func finish(_ store: ByteStore, into tokens: inout TokenQueue) -> Int {
+        var clusters = scan(store, into: &tokens)
+        if case .utf8 = state { runStart = nil }
+        clusters += flushRun(upTo: tokenStart, store, &tokens)
+        if position > tokenStart {
+            tokens.appendRaw(start: tokenStart, length: position - tokenStart)
+        }
+        state = .ground
+        tokenStart = position
+        lastCluster.removeAll()
+        return clusters
+    }
+
+    private mutating func finishSequence(at end: Int, _ kind: SequenceKind, _ tokens: inout TokenQueue) {
+        tokens.append(.sequence(start: tokenStart, length: end - tokenStart, kind: passedThroughInPart ? .broken : kind))
+        passedThroughInPart = false
+        state = .ground
+        tokenStart = end
+        lastCluster.removeAll(keepingCapacity: true)
+    }
+
+    /// Emits the pending text run `runStart..<end` as tokens.
+    private mutating func flushRun(upTo end: Int, _ store: ByteStore, _ tokens: inout TokenQueue) -> Int {
+        guard let start = runStart else { return 0 }
+        runStart = nil
+        guard end > start else { return 0 }
+        let continuesCluster = !lastCluster.isEmpty
+        let asciiOnly = store[start..<end].allSatisfy { $0 < 0x80 }
+        if asciiOnly && (!continuesCluster || lastCluster.allSatisfy { $0 < 0x80 }) {
+            tokens.append(.text(start: start, count: end - start))
+            lastCluster = [store[end - 1]]
+            return end - start
+        }
+        return segment(start..<end, continuing: continuesCluster ? lastCluster : [], store, &tokens)
+    }
+
+    /// Splits valid UTF-8 text into grapheme clusters; the first may continue `previous`.
+    private mutating func segment(_ range: Range<Int>, continuing previous: [UInt8], _ store: ByteStore,
+                                  _ tokens: inout TokenQueue) -> Int {
+        let text = String(decoding: previous + store[range], as: UTF8.self)
+        var offset = range.lowerBound - previous.count
+        var clusters = 0
+        var asciiStart: Int?
+        var last = text.startIndex
+        func closeASCII(_ upTo: Int, _ tokens: inout TokenQueue) {
+            if let s = asciiStart { tokens.append(.text(start: s, count: upTo - s)); clusters += upTo - s; asciiStart = nil }
+        }
+        for index in text.indices {
+            last = index
+            let character = text[index]
+            let length = character.utf8.count
+            defer { offset += length }
+            if offset < range.lowerBound {
+                // The first cluster began in an earlier read.
+                let added = offset + length - range.lowerBound
+                if added > 0 {
+                    let width = CellWidth.measure(character.unicodeScalars, ambiguousIsWide: ambiguousIsWide)
+                    tokens.append(.extend(start: range.lowerBound, length: added, width: width.cells, isCertain: width.isCertain))
+                }
+                continue
+            }
+            if length == 1, let byte = character.utf8.first, byte >= 0x20 && byte < 0x7F {
+                if asciiStart == nil { asciiStart = offset }
+                continue
+            }
+            closeASCII(offset, &tokens)
+            let width = CellWidth.measure(character.unicodeScalars, ambiguousIsWide: ambiguousIsWide)
+            tokens.append(.cluster(start: offset, length: length, width: width.cells, isCertain: width.isCertain))
+            clusters += 1
+        }
+        closeASCII(offset, &tokens)
+        lastCluster = Array(text[last...].utf8)
+        if lastCluster.count > 256 { lastCluster.removeAll() }
+        return clusters
+    }
+}
+
+/// Tokens waiting to be shown, oldest first.
+public struct TokenQueue: Sendable {
+    private var tokens: [Token] = []
+    private var head = 0
+    /// Absolute offset one past the last byte covered by an appended token.
+    public private(set) var endOffset = 0
+
+    public init() {}
+
+    public var isEmpty: Bool { head == tokens.count }
+    public var count: Int { tokens.count - head }
+    public var first: Token? { isEmpty ? nil : tokens[head] }
+
+    mutating func append(_ token: Token) {
+        tokens.append(token)
+        switch token {
+        case .text(let s, let n): endOffset = s + n
+        case .cluster(let s, let n, _, _), .extend(let s, let n, _, _), .sequence(let s, let n, _), .raw(let s, let n):
+            endOffset = s + n
+        case .control(let s, _): endOffset = s + 1
+        }
+    }
+
+    /// Appends raw bytes, merging with a raw token just before them.
+    mutating func appendRaw(start: Int, length: Int) {
+        if let last = tokens.last, tokens.count > head, case .raw(let s, let n) = last, s + n == start {
+            tokens[tokens.count - 1] = .raw(start: s, length: n + length)
+            endOffset = start + length
+        } else {
+            append(.raw(start: start, length: length))
+        }
+    }
+
+    /// Removes and returns the oldest token.
+    public mutating func removeFirst() -> Token {
+        let token = tokens[head]
+        head += 1
+        if head == tokens.count {
+            tokens.removeAll(keepingCapacity: tokens.capacity <= 4096)
+            head = 0
+        } else if head >= 4096 && head * 2 >= tokens.count {
+            tokens.removeFirst(head)
+            head = 0
+        }
+        return token
+    }
+
+    /// Replaces the oldest token (used to consume part of a text run).
+    mutating func replaceFirst(with token: Token) { tokens[head] = token }
+}

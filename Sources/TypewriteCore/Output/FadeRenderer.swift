@@ -1,0 +1,634 @@
+/// Settings of the animated writer, decided once at start.
+public struct FadeConfiguration: Sendable {
+    /// Typing speed in grapheme clusters per second (finite, > 0). Default 80 (seed 000).
+    public var charactersPerSecond: Double = 80
+    /// Soft-edge width in grapheme clusters (≥ 0; 0 = hard front). Default 10 (seed 000).
+    public var fadeWidth: Double = 10
+    /// Longest time a burst is spread over, in seconds (≥ 0.15, or `.infinity`).
+    public var maximumLag: Seconds = PacingEngine.defaultMaximumLag
+    /// How the fade is drawn.
+    public var colorDepth: ColorDepth = .trueColor
+    /// The terminal's background, where the fade starts (assumed dark: black).
+    public var background = RGB(0, 0, 0)
+    /// The colour text in the default foreground fades toward before it settles with SGR 39.
+    public var foreground = RGB(208, 208, 208)
+    /// Steps of the fade between invisible and settled.
+    public var levels = 10
+    /// Whether East Asian ambiguous-width characters are two cells wide (UAX #11).
+    public var ambiguousIsWide = false
+    /// Whether the tty turns LF into CR LF (termios OPOST and ONLCR), so LF returns to column 0.
+    public var newlineReturnsCarriage = true
+    /// Terminal width in cells; nil when unknown (nothing fades then).
+    public var columns: Int?
+
+    public init() {}
+}
+
+/// The animated writer: input bytes in, frames of terminal output out.
+///
+/// It tokenizes the input, paces grapheme clusters with a `PacingEngine`, writes each newly
+/// revealed cluster and repaints those still fading. Its safety rules keep the settled screen equal
+/// to what `cat` leaves (TERMINAL-NOTES §1): fading cells are only on the cursor's current row and
+/// are reached by moving back with `CSI n D` counting cells; every fading cell is snapped to its
+/// final style before the cursor would reach the last column, before any control or non-SGR
+/// escape sequence, and before a cluster of uncertain width. When the column is not known
+/// exactly (after such a barrier), nothing fades until the next CR or LF.
+///
+/// Time is passed in by the caller (seconds on a monotonic clock); output is appended to a buffer
+/// the caller writes with one `write(2)` per frame.
+public struct FadeRenderer: Sendable {
+    public let configuration: FadeConfiguration
+    public private(set) var pacing: PacingEngine
+    private var store = ByteStore()
+    private var tokenizer: Tokenizer
+    private var queue = TokenQueue()
+    private var ramp: ColorRamp
+    private var revealed = 0
+    private var inputEnded = false
+
+    // Terminal model.
+    private var columns: Int?
+    private var column: Int?
+    private var pendingWrap = false
+    private var rowWrapped = false
+    private var autowrapOff = false
+    private var alternateScreen = false
+    private var shiftedOut = false
+    private var nonASCIICharset = false
+    private var defaultTabStops = true
+    /// Whether the input left an OSC 8 hyperlink open.
+    public private(set) var hyperlinkOpen = false
+
+    // Pens (SGR states): what the input has set, and what the terminal has now.
+    private var inputPen = GraphicRendition()
+    private var terminalPen = GraphicRendition()
+    private var penIDs: [GraphicRendition: Int] = [GraphicRendition(): 0]
+    private var inputPenID = 0
+
+    /// Cells on the current row, from the oldest one not yet settled to the cursor.
+    private var cells: [Cell] = []
+    private var cellBytes: [UInt8] = []
+    /// Whether the frame being built moves the cursor back (then it is wrapped in synchronized output).
+    private var frameMovedCursor = false
+    /// What each column of the current row shows, as far as typewrite wrote it (0 = unknown).
+    private var rowContent: [UInt64] = []
+
+    private struct Cell {
+        var column: Int
+        var width: Int
+        var bytes: Range<Int>  // in cellBytes
+        var pen: GraphicRendition
+        var index: Int
+        var code: ColorRamp.Code
+        var from: RGB
+        var to: RGB
+    }
+
+    public init(configuration: FadeConfiguration) {
+        self.configuration = configuration
+        self.pacing = PacingEngine(charactersPerSecond: configuration.charactersPerSecond,
+                                   fadeWidth: configuration.fadeWidth, maximumLag: configuration.maximumLag)
+        self.tokenizer = Tokenizer(ambiguousIsWide: configuration.ambiguousIsWide)
+        self.ramp = ColorRamp(depth: configuration.colorDepth, levels: configuration.levels)
+        self.columns = configuration.columns.flatMap { $0 > 0 ? $0 : nil }
+        self.column = self.columns == nil ? nil : 0
+    }
+
+    // MARK: Input side
+
+    /// Takes bytes as read (any split) that arrived at `time`.
+    public mutating func receive(_ bytes: some Collection<UInt8>, at time: Seconds) {
+        store.append(contentsOf: bytes)
+        let clusters = tokenizer.scan(store, into: &queue)
+        pacing.receive(clusters, at: time)
+    }
+
+    /// End of input at `time`: anything held back (an incomplete sequence) passes through verbatim.
+    public mutating func endInput(at time: Seconds) {
+        let clusters = tokenizer.finish(store, into: &queue)
+        pacing.receive(clusters, at: time)
+        inputEnded = true
+    }
+
+    /// Input bytes received and not yet written, in bytes (what reading pauses on).
+    public var pendingBytes: Int { store.end - writtenOffset }
+
+    private var writtenOffset: Int {
+        guard let first = queue.first else { return min(queue.endOffset, tokenizer.heldFrom) }
+        switch first {
+        case .text(let s, _), .cluster(let s, _, _, _), .extend(let s, _, _, _), .sequence(let s, _, _), .raw(let s, _),
+             .control(let s, _):
+            return s
+        }
+    }
+
+    /// Whether frames are still needed: clusters waiting or cells fading.
+    public var isAnimating: Bool { !queue.isEmpty || cells.contains { $0.code != ColorRamp.settled } }
+
+    /// Whether input has ended and everything has been written and settled.
+    public var isFinished: Bool { inputEnded && !isAnimating }
+
+    // MARK: Frames
+
+    /// Writes what changed by `time` into `out`: newly revealed clusters and repainted fading cells.
+    public mutating func frame(at time: Seconds, into out: inout [UInt8]) {
+        render(front: pacing.front(at: time), finishing: false, into: &out)
+    }
+
+    /// Writes everything received so far, settled (for SIGINT, SIGTERM, SIGTSTP), and restores the
+    /// input's own SGR state.
+    public mutating func flushSettled(into out: inout [UInt8]) {
+        render(front: .infinity, finishing: true, into: &out)
+    }
+
+    /// The terminal is now `newColumns` wide (SIGWINCH). Fading continues only where nothing can
+    /// have moved: the row never wrapped and the cursor is left of both margins.
+    public mutating func resize(columns newColumns: Int?, into out: inout [UInt8]) {
+        let valid = newColumns.flatMap { $0 > 0 ? $0 : nil }
+        if let c = column, let old = columns, let new = valid, !rowWrapped, !pendingWrap, c < old - 1, c < new - 1 {
+            columns = new
+            return
+        }
+        snap(into: &out)
+        restorePen(into: &out)
+        columns = valid
+        column = nil
+        rowContent.removeAll()
+    }
+
+    /// Resets the terminal's SGR state (`CSI 0 m`) before typewrite stops (SIGTSTP); the input's
+    /// state is restored before the next text.
+    public mutating func resetPen(into out: inout [UInt8]) {
+        guard !terminalPen.isDefault else { return }
+        out.append(contentsOf: "\u{1B}[0m".utf8)
+        terminalPen = GraphicRendition()
+    }
+
+    /// Something else moved the cursor (the job was stopped and continued): forget the column.
+    public mutating func forgetCursor(into out: inout [UInt8]) {
+        snap(into: &out)
+        column = nil
+        rowContent.removeAll()
+    }
+
+    private mutating func render(front: Double, finishing: Bool, into out: inout [UInt8]) {
+        let start = out.count
+        frameMovedCursor = false
+        repaint(front: front, into: &out)
+        let target = finishing ? pacing.received : pacing.revealedCount(front: front)
+        let settledEdge = finishing ? pacing.received : pacing.settledCount(front: front)
+        loop: while let token = queue.first {
+            switch token {
+            case .text(let s, let n):
+                guard revealed < target else { break loop }
+                let k = min(n, target - revealed)
+                writeASCII(s, count: k, settledEdge: settledEdge, front: front, into: &out)
+                if k < n { queue.replaceFirst(with: .text(start: s + k, count: n - k)); break loop }
+                _ = queue.removeFirst()
+            case .cluster(let s, let n, let width, let certain):
+                guard revealed < target else { break loop }
+                writeCluster(store[s..<(s + n)], width: width, certain: certain, index: revealed,
+                             opacity: revealed < settledEdge ? 1 : pacing.opacity(ofClusterAt: revealed, front: front), into: &out)
+                revealed += 1
+                _ = queue.removeFirst()
+            case .extend(let s, let n, let width, let certain):
+                extend(store[s..<(s + n)], width: width, certain: certain, into: &out)
+                _ = queue.removeFirst()
+            case .control(_, let byte):
+                // A barrier waits while cells fade, until the text after it is due (TERMINAL-NOTES §1),
+                // so the end of a line keeps fading while the producer pauses.
+                if !finishing && revealed >= target && hasFadingCells && byte != 0x07 && byte != 0x00 { break loop }
+                control(byte, into: &out)
+                _ = queue.removeFirst()
+            case .sequence(let s, let n, let kind):
+                if !finishing && revealed >= target && hasFadingCells && !kind.isSelectGraphicRendition { break loop }
+                sequence(s..<(s + n), kind: kind, into: &out)
+                _ = queue.removeFirst()
+            case .raw(let s, let n):
+                if !finishing && revealed >= target && hasFadingCells { break loop }
+                snap(into: &out)
+                restorePen(into: &out)
+                out.append(contentsOf: store[s..<(s + n)])
+                column = nil
+                rowContent.removeAll()
+                _ = queue.removeFirst()
+            }
+        }
+        if finishing { snap(into: &out) }
+        restorePen(into: &out)
+        if frameMovedCursor && out.count > start {
+            out.insert(contentsOf: Self.synchronizedOutputBegin, at: start)
+            out.append(contentsOf: Self.synchronizedOutputEnd)
+        }
+        store.discard(upTo: writtenOffset)
+    }
+
+    /// `CSI ? 2026 h` / `l`: synchronized output, so a frame is drawn at once where supported.
+    static let synchronizedOutputBegin = Array("\u{1B}[?2026h".utf8)
+    static let synchronizedOutputEnd = Array("\u{1B}[?2026l".utf8)
+
+    private var hasFadingCells: Bool { cells.contains { $0.code != ColorRamp.settled } }
+
+    /// Whether a new cell may fade at all in the current state.
+    private var canFade: Bool {
+        configuration.colorDepth != .none && column != nil && !autowrapOff && !alternateScreen
+            && !shiftedOut && !nonASCIICharset && inputPen.allowsFade
+    }
+
+    // MARK: Writing cells
+
+    private mutating func writeASCII(_ start: Int, count: Int, settledEdge: Int, front: Double, into out: inout [UInt8]) {
+        var s = start
+        var remaining = count
+        // Clusters already past the soft edge are written in bulk, settled.
+        let settled = min(remaining, max(0, settledEdge - revealed))
+        if settled > 0 {
+            if hasFadingCells { snap(into: &out) }
+            cells.removeAll(keepingCapacity: true)
+            cellBytes.removeAll(keepingCapacity: true)
+            restorePen(into: &out)
+            out.append(contentsOf: store[s..<(s + settled)])
+            advanceSettled(s, count: settled)
+            s += settled
+            remaining -= settled
+            revealed += settled
+        }
+        for i in 0..<remaining {
+            let opacity = pacing.opacity(ofClusterAt: revealed, front: front)
+            writeCluster(store[(s + i)..<(s + i + 1)], width: 1, certain: true, index: revealed, opacity: opacity, into: &out)
+            revealed += 1
+        }
+    }
+
+    /// Column bookkeeping for `count` settled one-cell clusters at `start` written in bulk.
+    private mutating func advanceSettled(_ start: Int, count: Int) {
+        guard let width = columns, var c = column else { return }
+        var first = 0
+        if pendingWrap { newRow(wrapped: true); c = 0; pendingWrap = false }
+        let total = c + count
+        if total > width {
+            // Wrapped one or more times: only the last row's cells are still on the cursor's row.
+            let onLastRow = (total - 1) % width + 1
+            first = count - onLastRow
+            newRow(wrapped: true)
+            c = 0
+        }
+        if rowContent.count < width { rowContent += repeatElement(0, count: width - rowContent.count) }
+        for i in first..<count {
+            rowContent[c] = Self.key(byte: store[start + i], pen: inputPenID)
+            c += 1
+        }
+        column = c
+        pendingWrap = c >= width
+        if pendingWrap { column = width }
+    }
+
+    private mutating func writeCluster(_ bytes: ArraySlice<UInt8>, width: Int, certain: Bool, index: Int, opacity: Double,
+                                       into out: inout [UInt8]) {
+        guard let columnsNow = columns, var c = column else {
+            restorePen(into: &out)
+            out.append(contentsOf: bytes)
+            return
+        }
+        if !certain || width == 0 {
+            snap(into: &out)
+            restorePen(into: &out)
+            out.append(contentsOf: bytes)
+            if !certain { column = nil; rowContent.removeAll() }
+            return
+        }
+        if pendingWrap || c + width > columnsNow {
+            // The terminal wraps before drawing: a new row starts with this cluster.
+            snap(into: &out)
+            newRow(wrapped: true)
+            pendingWrap = false
+            c = 0
+            column = 0
+            if width > columnsNow {
+                restorePen(into: &out)
+                out.append(contentsOf: bytes)
+                column = nil
+                return
+            }
+        }
+        let key = Self.key(bytes, pen: inputPenID)
+        if c + width >= columnsNow {
+            // Reaching the last column: nothing may fade while the cursor sits in pending wrap.
+            snap(into: &out)
+            restorePen(into: &out)
+            out.append(contentsOf: bytes)
+            record(key, at: c, width: width)
+            column = columnsNow
+            pendingWrap = true
+            return
+        }
+        let unchanged = rowContent.count > c && rowContent[c] == key && key != 0
+        var code = ColorRamp.settled
+        var from = configuration.background, to = configuration.foreground
+        if canFade && !unchanged && opacity < 1 {
+            from = Self.rgb(of: inputPen.background) ?? configuration.background
+            to = Self.rgb(of: inputPen.foreground) ?? configuration.foreground
+            code = ramp.code(opacity: opacity, from: from, to: to)
+        }
+        if code == ColorRamp.settled && cells.isEmpty {
+            restorePen(into: &out)
+            out.append(contentsOf: bytes)
+        } else {
+            let pen = code == ColorRamp.settled ? inputPen : fadePen(inputPen, code)
+            setPen(pen, into: &out)
+            out.append(contentsOf: bytes)
+            let range = cellBytes.count..<(cellBytes.count + bytes.count)
+            cellBytes.append(contentsOf: bytes)
+            cells.append(Cell(column: c, width: width, bytes: range, pen: inputPen, index: index, code: code, from: from, to: to))
+        }
+        record(key, at: c, width: width)
+        column = c + width
+    }
+
+    /// Scalars joining the cluster written last.
+    private mutating func extend(_ bytes: ArraySlice<UInt8>, width: Int, certain: Bool, into out: inout [UInt8]) {
+        let previousWidth = cells.last.map { $0.width }
+        snap(into: &out)
+        restorePen(into: &out)
+        out.append(contentsOf: bytes)
+        rowContent.removeAll()
+        if !(certain && previousWidth == width) { column = nil }
+    }
+
+    private mutating func record(_ key: UInt64, at c: Int, width: Int) {
+        guard let columnsNow = columns else { return }
+        if rowContent.count < columnsNow { rowContent += repeatElement(0, count: columnsNow - rowContent.count) }
+        rowContent[c] = key
+        for k in (c + 1)..<min(columnsNow, c + width) { rowContent[k] = 0 }
+    }
+
+    private mutating func newRow(wrapped: Bool) {
+        rowContent.removeAll(keepingCapacity: true)
+        rowWrapped = wrapped
+    }
+
+    private static func key(byte: UInt8, pen: Int) -> UInt64 { UInt64(pen) << 40 | 1 << 39 | UInt64(byte) }
+
+    private static func key(_ bytes: ArraySlice<UInt8>, pen: Int) -> UInt64 {
+        if bytes.count == 1, let b = bytes.first { return key(byte: b, pen: pen) }
+        var hasher = Hasher()
+        hasher.combine(pen)
+        for b in bytes { hasher.combine(b) }
+        return UInt64(bitPattern: Int64(hasher.finalize())) | 1
+    }
+
+    // MARK: Repainting
+
+    private func fadePen(_ pen: GraphicRendition, _ code: ColorRamp.Code) -> GraphicRendition {
+        if configuration.colorDepth == .basic16 { return pen.replacingForeground(with: nil, faint: true) }
+        return pen.replacingForeground(with: ramp.foregroundParameter(code))
+    }
+
+    /// Repaints cells whose colour step changed, moving back along the row and forward again.
+    private mutating func repaint(front: Double, into out: inout [UInt8]) {
+        guard !cells.isEmpty, let end = column else { return }
+        var codes = [ColorRamp.Code]()
+        codes.reserveCapacity(cells.count)
+        var firstChanged: Int?
+        for (i, cell) in cells.enumerated() {
+            var code = cell.code
+            if code != ColorRamp.settled {
+                code = ramp.code(opacity: pacing.opacity(ofClusterAt: cell.index, front: front), from: cell.from, to: cell.to)
+            }
+            codes.append(code)
+            if code != cell.code && firstChanged == nil { firstChanged = i }
+        }
+        guard let first = firstChanged else { return }
+        paint(from: first, codes: codes, cursorAt: end, into: &out)
+    }
+
+    /// Snaps every fading cell to its final style.
+    private mutating func snap(into out: inout [UInt8]) {
+        guard let first = cells.firstIndex(where: { $0.code != ColorRamp.settled }), let end = column else {
+            cells.removeAll(keepingCapacity: true)
+            cellBytes.removeAll(keepingCapacity: true)
+            return
+        }
+        paint(from: first, codes: Array(repeating: ColorRamp.settled, count: cells.count), cursorAt: end, into: &out)
+        cells.removeAll(keepingCapacity: true)
+        cellBytes.removeAll(keepingCapacity: true)
+    }
+
+    private mutating func paint(from first: Int, codes: [ColorRamp.Code], cursorAt end: Int, into out: inout [UInt8]) {
+        frameMovedCursor = true
+        Self.appendCSI(&out, end - cells[first].column, final: 0x44)  // CUB, counting cells
+        var skip = 0
+        for i in first..<cells.count {
+            let cell = cells[i]
+            if codes[i] == cell.code {
+                skip += cell.width
+                continue
+            }
+            if skip > 0 { Self.appendCSI(&out, skip, final: 0x43); skip = 0 }  // CUF
+            setPen(codes[i] == ColorRamp.settled ? cell.pen : fadePen(cell.pen, codes[i]), into: &out)
+            out.append(contentsOf: cellBytes[cell.bytes])
+            cells[i].code = codes[i]
+        }
+        if skip > 0 { Self.appendCSI(&out, skip, final: 0x43) }
+        // Settled cells at the start of the row no longer need to be kept.
+        if let keep = cells.firstIndex(where: { $0.code != ColorRamp.settled }) {
+            if keep > 0 { cells.removeFirst(keep) }
+        } else {
+            cells.removeAll(keepingCapacity: true)
+            cellBytes.removeAll(keepingCapacity: true)
+        }
+    }
+
+    private static func appendCSI(_ out: inout [UInt8], _ n: Int, final: UInt8) {
+        guard n > 0 else { return }
+        out.append(0x1B); out.append(0x5B)
+        if n > 1 { out.append(contentsOf: String(n).utf8) }
+        out.append(final)
+    }
+
+    // MARK: Pens
+
+    private mutating func setPen(_ pen: GraphicRendition, into out: inout [UInt8]) {
+        guard pen != terminalPen else { return }
+        if pen.differsOnlyInForeground(from: terminalPen) {
+            out.append(contentsOf: "\u{1B}[\(pen.foregroundParameter ?? "39")m".utf8)
+        } else {
+            let params = pen.render()
+            out.append(contentsOf: (params.isEmpty ? "\u{1B}[0m" : "\u{1B}[0;\(params)m").utf8)
+        }
+        terminalPen = pen
+    }
+
+    /// Leaves the terminal in exactly the input's SGR state.
+    private mutating func restorePen(into out: inout [UInt8]) { setPen(inputPen, into: &out) }
+
+    private static func rgb(of color: TerminalColor) -> RGB? {
+        switch color {
+        case .default: return nil
+        case .indexed(let i): return RGB.xterm(i)
+        case .rgb(let c): return c
+        }
+    }
+
+    // MARK: Controls and sequences
+
+    private mutating func control(_ byte: UInt8, into out: inout [UInt8]) {
+        switch byte {
+        case 0x00, 0x07, 0x7F:
+            out.append(byte)  // no cursor movement
+            return
+        default: break
+        }
+        snap(into: &out)
+        restorePen(into: &out)
+        out.append(byte)
+        switch byte {
+        case 0x0D:  // CR
+            if columns != nil { column = 0 }
+            pendingWrap = false
+        case 0x0A, 0x0B, 0x0C:  // LF, VT, FF
+            newRow(wrapped: false)
+            if byte == 0x0A && configuration.newlineReturnsCarriage && columns != nil {
+                column = 0
+                pendingWrap = false
+            } else if pendingWrap {
+                column = nil
+            }
+        case 0x09:  // TAB: stops every 8 columns unless the input changed them
+            if let c = column, let width = columns, !pendingWrap, defaultTabStops {
+                column = min(width - 1, (c / 8 + 1) * 8)
+            } else {
+                column = nil
+            }
+        case 0x08:  // BS: margins disagree at pending wrap and column 0 (TERMINAL-NOTES §1)
+            if let c = column, !pendingWrap, c > 0 { column = c - 1 } else { column = nil }
+        case 0x0E: shiftedOut = true
+        case 0x0F: shiftedOut = false
+        default: break
+        }
+    }
+
+    private mutating func sequence(_ range: Range<Int>, kind: SequenceKind, into out: inout [UInt8]) {
+        if kind.isSelectGraphicRendition {
+            let wasInSync = terminalPen == inputPen
+            inputPen.apply(parameters: store[(range.lowerBound + 2)..<(range.upperBound - 1)])
+            if let id = penIDs[inputPen] { inputPenID = id } else {
+                inputPenID = penIDs.count
+                if penIDs.count < 4096 { penIDs[inputPen] = inputPenID } else { inputPenID = -1 }
+            }
+            if wasInSync {
+                out.append(contentsOf: store[range])
+                terminalPen = inputPen
+            }
+            return
+        }
+        snap(into: &out)
+        restorePen(into: &out)
+        out.append(contentsOf: store[range])
+        switch kind {
+        case .csi(let final, let marker, let intermediates, let controls):
+            guard !controls, !intermediates else { forgetColumn(); return }
+            csi(final: final, privateMarker: marker, parameters: store[(range.lowerBound + 2)..<(range.upperBound - 1)])
+        case .escape(let final, let intermediate):
+            escape(final: final, intermediate: intermediate)
+        case .operatingSystemCommand:
+            let body = store[(range.lowerBound + 2)..<range.upperBound]
+            if body.starts(with: [0x38, 0x3B]) {  // "8;params;URI"
+                let fields = body.split(separator: 0x3B, maxSplits: 2, omittingEmptySubsequences: false)
+                let uri = fields.count == 3 ? fields[2].prefix { $0 != 0x07 && $0 != 0x1B } : []
+                hyperlinkOpen = !uri.isEmpty
+            }
+        case .controlString:
+            break
+        case .singleShift, .broken:
+            forgetColumn()
+        }
+    }
+
+    private mutating func forgetColumn() {
+        column = nil
+        rowContent.removeAll()
+    }
+
+    private mutating func csi(final: UInt8, privateMarker: UInt8, parameters: ArraySlice<UInt8>) {
+        let params = parameters.split(separator: 0x3B, omittingEmptySubsequences: false).map { field -> Int in
+            var v = 0
+            for b in field { guard b >= 0x30 && b <= 0x39 else { break }; v = min(v * 10 + Int(b - 0x30), 1 << 20) }
+            return v
+        }
+        func param(_ i: Int, default d: Int) -> Int { i < params.count && params[i] > 0 ? params[i] : d }
+        if privateMarker == 0x3F {  // DEC private modes
+            guard final == 0x68 || final == 0x6C else { forgetColumn(); return }
+            let set = final == 0x68
+            for mode in params {
+                switch mode {
+                case 7: autowrapOff = !set
+                case 47, 1047, 1049: alternateScreen = set; forgetColumn()
+                case 25, 2026, 1, 12, 1000...1006, 2004: break
+                default: forgetColumn()
+                }
+            }
+            return
+        }
+        guard privateMarker == 0, columns != nil else { forgetColumn(); return }
+        let width = columns ?? 1
+        switch final {
+        case 0x47, 0x60:  // CHA, HPA
+            column = min(param(0, default: 1), width) - 1
+            pendingWrap = false
+        case 0x48, 0x66:  // CUP
+            newRow(wrapped: false)
+            column = min(param(1, default: 1), width) - 1
+            pendingWrap = false
+        case 0x43:  // CUF
+            if let c = column, !pendingWrap { column = min(width - 1, c + param(0, default: 1)) } else { forgetColumn() }
+        case 0x44:  // CUB
+            if let c = column, !pendingWrap { column = max(0, c - param(0, default: 1)) } else { forgetColumn() }
+        case 0x41, 0x42, 0x4A, 0x53, 0x54, 0x4C, 0x4D:  // CUU, CUD, ED, SU, SD, IL, DL: same column
+            newRow(wrapped: false)
+            if pendingWrap { forgetColumn() }
+        case 0x4B, 0x58, 0x40, 0x50:  // EL, ECH, ICH, DCH: this row changes
+            rowContent.removeAll()
+            if pendingWrap { forgetColumn() }
+        case 0x45, 0x46:  // CNL, CPL
+            newRow(wrapped: false)
+            column = 0
+            pendingWrap = false
+        case 0x67:  // TBC
+            defaultTabStops = false
+        case 0x6E, 0x63, 0x74, 0x71, 0x70:  // DSR, DA, window ops, DECLL, DECSCL…: no movement
+            break
+        default:
+            forgetColumn()
+        }
+    }
+
+    private mutating func escape(final: UInt8, intermediate: UInt8) {
+        switch (intermediate, final) {
+        case (0x28, _):  // designate G0
+            nonASCIICharset = final != 0x42
+        case (0x29, _), (0x2A, _), (0x2B, _), (0x2D, _), (0x2E, _), (0x2F, _):
+            break  // G1–G3 only matter after SO, which stops fading by itself
+        case (0, 0x37), (0, 0x3D), (0, 0x3E):  // DECSC, keypad modes
+            break
+        case (0, 0x45):  // NEL
+            newRow(wrapped: false)
+            column = columns == nil ? nil : 0
+            pendingWrap = false
+        case (0, 0x44), (0, 0x4D):  // IND, RI
+            newRow(wrapped: false)
+            if pendingWrap { forgetColumn() }
+        case (0, 0x48):  // HTS
+            defaultTabStops = false
+        case (0, 0x63):  // RIS: everything resets
+            inputPen = GraphicRendition()
+            terminalPen = inputPen
+            inputPenID = 0
+            autowrapOff = false; alternateScreen = false; nonASCIICharset = false; shiftedOut = false
+            defaultTabStops = true
+            forgetColumn()
+        default:
+            forgetColumn()
+        }
+    }
+}

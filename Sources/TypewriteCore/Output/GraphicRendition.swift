@@ -1,0 +1,184 @@
+/// A colour as the terminal knows it.
+public enum TerminalColor: Hashable, Sendable {
+    /// The terminal's own default foreground or background.
+    case `default`
+    /// An entry of the 256-colour palette (0–15 are the theme's 16 colours).
+    case indexed(UInt8)
+    /// A 24-bit colour.
+    case rgb(RGB)
+}
+
+/// An sRGB colour with 8 bits per channel.
+public struct RGB: Hashable, Sendable {
+    public var red: UInt8, green: UInt8, blue: UInt8
+    public init(_ red: UInt8, _ green: UInt8, _ blue: UInt8) {
+        self.red = red; self.green = green; self.blue = blue
+    }
+
+    /// The xterm default RGB of a 256-colour palette entry (xterm `256colres.h`): 0–15 the
+    /// VGA-like defaults, 16–231 the 6×6×6 cube, 232–255 the grey ramp.
+    public static func xterm(_ index: UInt8) -> RGB {
+        switch index {
+        case 0..<16: return basic[Int(index)]
+        case 16..<232:
+            let i = Int(index) - 16
+            return RGB(cubeLevels[i / 36], cubeLevels[(i / 6) % 6], cubeLevels[i % 6])
+        default:
+            let v = UInt8(8 + 10 * (Int(index) - 232))
+            return RGB(v, v, v)
+        }
+    }
+
+    static let cubeLevels: [UInt8] = [0, 95, 135, 175, 215, 255]
+    static let basic: [RGB] = [
+        RGB(0, 0, 0), RGB(205, 0, 0), RGB(0, 205, 0), RGB(205, 205, 0),
+        RGB(0, 0, 238), RGB(205, 0, 205), RGB(0, 205, 205), RGB(229, 229, 229),
+        RGB(127, 127, 127), RGB(255, 0, 0), RGB(0, 255, 0), RGB(255, 255, 0),
+        RGB(92, 92, 255), RGB(255, 0, 255), RGB(0, 255, 255), RGB(255, 255, 255),
+    ]
+}
+
+/// The graphic rendition (SGR, ECMA-48 §8.3.117) the input has set, kept as the input wrote it.
+///
+/// Each attribute family ("slot") remembers the raw parameter text that last set it, so replaying
+/// the state gives the terminal exactly what the input gave it, colon sub-parameters included.
+/// `render()` is the state as one SGR parameter list after a reset.
+public struct GraphicRendition: Hashable, Sendable {
+    enum Slot: Int, CaseIterable {
+        case bold, faint, italic, underline, blink, reverse, conceal, strike, font, proportional,
+             frame, overline, ideogram, script, foreground, background, underlineColor
+    }
+    private var slots: [String?] = Array(repeating: nil, count: Slot.allCases.count)
+    /// Parameters typewrite does not know; kept in order so that nothing the input asked for is lost.
+    private var unknown: [String] = []
+
+    public init() {}
+
+    /// The state with nothing set: what `CSI 0 m` leaves.
+    public var isDefault: Bool { unknown.isEmpty && slots.allSatisfy { $0 == nil } }
+
+    /// Applies the parameter bytes of one SGR sequence (between `CSI` and `m`).
+    public mutating func apply(parameters: some Collection<UInt8>) {
+        let params = String(decoding: parameters, as: UTF8.self).split(separator: ";", omittingEmptySubsequences: false).map(String.init)
+        if params.isEmpty { self = GraphicRendition(); return }
+        var i = 0
+        while i < params.count {
+            let p = params[i]
+            let head = p.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+            let code = head.isEmpty ? 0 : (Int(head) ?? -1)
+            switch code {
+            case 0: self = GraphicRendition()
+            case 1: set(.bold, p)
+            case 2: set(.faint, p)
+            case 3: set(.italic, p)
+            case 4: set(.underline, p.hasPrefix("4:0") ? nil : p)
+            case 5, 6: set(.blink, p)
+            case 7: set(.reverse, p)
+            case 8: set(.conceal, p)
+            case 9: set(.strike, p)
+            case 10: set(.font, nil)
+            case 11...20: set(.font, p)
+            case 21: set(.underline, p)
+            case 22: set(.bold, nil); set(.faint, nil)
+            case 23: set(.italic, nil)
+            case 24: set(.underline, nil)
+            case 25: set(.blink, nil)
+            case 26: set(.proportional, p)
+            case 27: set(.reverse, nil)
+            case 28: set(.conceal, nil)
+            case 29: set(.strike, nil)
+            case 30...37, 90...97: set(.foreground, p)
+            case 39: set(.foreground, nil)
+            case 40...47, 100...107: set(.background, p)
+            case 49: set(.background, nil)
+            case 50: set(.proportional, nil)
+            case 51, 52: set(.frame, p)
+            case 53: set(.overline, p)
+            case 54: set(.frame, nil)
+            case 55: set(.overline, nil)
+            case 60...64: set(.ideogram, p)
+            case 65: set(.ideogram, nil)
+            case 73, 74: set(.script, p)
+            case 75: set(.script, nil)
+            case 38, 48, 58:
+                let slot: Slot = code == 38 ? .foreground : code == 48 ? .background : .underlineColor
+                if p.contains(":") {
+                    set(slot, p)
+                } else {
+                    // Semicolon form: 38;5;n or 38;2;r;g;b takes the following parameters with it.
+                    let kind = i + 1 < params.count ? params[i + 1] : ""
+                    let take = kind == "5" ? 2 : kind == "2" ? 4 : 0
+                    let end = min(params.count - 1, i + take)
+                    set(slot, params[i...end].joined(separator: ";"))
+                    i = end
+                }
+            case 59: set(.underlineColor, nil)
+            default: if unknown.count < 32 { unknown.append(p) }
+            }
+            i += 1
+        }
+    }
+
+    private mutating func set(_ slot: Slot, _ value: String?) { slots[slot.rawValue] = value }
+
+    /// The parameters that rebuild this state after a reset, joined with `;` (empty when default).
+    public func render() -> String {
+        (slots.compactMap { $0 } + unknown).joined(separator: ";")
+    }
+
+    /// This state with the foreground replaced by `color` (nil = keep), plus SGR 2 when `faint`.
+    func replacingForeground(with parameter: String?, faint: Bool = false) -> GraphicRendition {
+        var copy = self
+        if let parameter { copy.slots[Slot.foreground.rawValue] = parameter }
+        if faint { copy.slots[Slot.faint.rawValue] = "2" }
+        return copy
+    }
+
+    /// The foreground the input asked for (30–37, 90–97, 38;5;n, 38;2;r;g;b and colon forms).
+    public var foreground: TerminalColor { Self.color(slots[Slot.foreground.rawValue]) }
+    /// The background the input asked for.
+    public var background: TerminalColor { Self.color(slots[Slot.background.rawValue]) }
+
+    /// Whether cells in this state may fade: not reverse video, concealed or faint (TERMINAL-NOTES §4).
+    public var allowsFade: Bool {
+        slots[Slot.reverse.rawValue] == nil && slots[Slot.conceal.rawValue] == nil && slots[Slot.faint.rawValue] == nil
+    }
+
+    /// Whether this state differs from `other` only in its foreground.
+    func differsOnlyInForeground(from other: GraphicRendition) -> Bool {
+        guard unknown == other.unknown else { return false }
+        for slot in Slot.allCases where slot != .foreground && slots[slot.rawValue] != other.slots[slot.rawValue] {
+            return false
+        }
+        return true
+    }
+
+    var foregroundParameter: String? { slots[Slot.foreground.rawValue] }
+
+    static func color(_ parameter: String?) -> TerminalColor {
+        guard let parameter else { return .default }
+        let parts = parameter.split(whereSeparator: { $0 == ";" || $0 == ":" }).map { Int($0) }
+        guard let first = parts.first, let code = first else { return .default }
+        switch code {
+        case 30...37: return .indexed(UInt8(code - 30))
+        case 90...97: return .indexed(UInt8(code - 90 + 8))
+        case 40...47: return .indexed(UInt8(code - 40))
+        case 100...107: return .indexed(UInt8(code - 100 + 8))
+        case 38, 48, 58:
+            // 38;5;n / 38:5:n, 38;2;r;g;b / 38:2::r:g:b / 38:2:r:g:b (the colour-space id is optional).
+            let values = parameter.split(separator: ";", omittingEmptySubsequences: false).count > 1
+                ? parameter.split(separator: ";", omittingEmptySubsequences: false).map { Int($0) }
+                : parameter.split(separator: ":", omittingEmptySubsequences: false).map { Int($0) }
+            guard values.count >= 3, let kind = values[1] else { return .default }
+            if kind == 5, let n = values[2], (0...255).contains(n) { return .indexed(UInt8(n)) }
+            if kind == 2 {
+                let rgb = values.suffix(3)
+                guard values.count >= 5, rgb.allSatisfy({ $0 != nil && (0...255).contains($0!) }) else { return .default }
+                let c = rgb.map { UInt8($0!) }
+                return .rgb(RGB(c[0], c[1], c[2]))
+            }
+            return .default
+        default: return .default
+        }
+    }
+}

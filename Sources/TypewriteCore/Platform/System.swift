@@ -1,0 +1,229 @@
+// The platform seam: the only file that calls libc. Each wrapper names the C call it makes, retries
+// EINTR in one place, and reports errors as `SystemError` values (after apple/swift-system).
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An `errno` value from a failed system call.
+public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var code: Int32
+    public init(_ code: Int32) { self.code = code }
+    static var current: SystemError { SystemError(errno) }
+    public static let brokenPipe = SystemError(EPIPE)
+    public static let isDirectory = SystemError(EISDIR)
+    /// The C library's message for this error (`strerror`), e.g. "No such file or directory".
+    public var description: String { String(cString: strerror(code)) }
+}
+
+/// File descriptor operations typewrite needs.
+public enum System {
+    public static let standardInput: Int32 = 0
+    public static let standardOutput: Int32 = 1
+    public static let standardError: Int32 = 2
+
+    /// Seconds on the monotonic clock (`clock_gettime(CLOCK_MONOTONIC)`).
+    public static func monotonicNow() -> Seconds {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
+    /// Reads what is available, up to `buffer.count` bytes (`read`). Retries EINTR.
+    /// - Returns: the byte count (0 at end of file), or nil when the descriptor is non-blocking and
+    ///   nothing is available (EAGAIN).
+    /// - Throws: `SystemError` for any other failure (EISDIR, EIO, …).
+    public static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int? {
+        while true {
+            let n = Glibc_read(fd, buffer.baseAddress, buffer.count)
+            if n >= 0 { return n }
+            let e = errno
+            if e == EINTR { continue }
+            if e == EAGAIN || e == EWOULDBLOCK { return nil }
+            throw SystemError(e)
+        }
+    }
+
+    /// Writes all of `bytes` (`write` in a loop): partial writes continue, EINTR retries, EAGAIN
+    /// (someone else made the descriptor non-blocking) waits with `poll` for POLLOUT and retries.
+    /// - Throws: `SystemError.brokenPipe` when the reader has gone (SIGPIPE must be ignored), or the
+    ///   error of the failed `write`.
+    public static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(SystemError) {
+        var offset = 0
+        while offset < bytes.count {
+            let n = Glibc_write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if n >= 0 { offset += n; continue }
+            let e = errno
+            if e == EINTR { continue }
+            if e == EAGAIN || e == EWOULDBLOCK {
+                var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                _ = Glibc_poll(&p, 1, -1)
+                continue
+            }
+            throw SystemError(e)
+        }
+    }
+
+    public static func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws(SystemError) {
+        guard !bytes.isEmpty else { return }
+        let result: Result<Void, SystemError> = bytes.withUnsafeBytes { raw in
+            do throws(SystemError) { try writeAll(fd, raw); return .success(()) } catch { return .failure(error) }
+        }
+        try result.get()
+    }
+
+    /// Writes a line to stderr, ignoring failures (stderr may be closed).
+    public static func printError(_ line: String) {
+        var bytes = Array(line.utf8)
+        bytes.append(0x0A)
+        try? writeAll(standardError, bytes)
+    }
+
+    /// Waits for events on descriptors (`poll`), up to `timeout` seconds (nil: forever).
+    /// - Returns: the `revents` of each entry; all zero on timeout or EINTR (a signal arrived).
+    public static func poll(_ fds: [(fd: Int32, events: Int16)], timeout: Seconds?) -> [Int16] {
+        var entries = fds.map { pollfd(fd: $0.fd, events: $0.events, revents: 0) }
+        let ms: Int32 = timeout.map { Int32(max(0, min(($0 * 1000).rounded(.up), 3_600_000))) } ?? -1
+        let n = Glibc_poll(&entries, nfds_t(entries.count), ms)
+        if n <= 0 { return Array(repeating: 0, count: entries.count) }
+        return entries.map { $0.revents }
+    }
+
+    public static let pollIn = Int16(POLLIN)
+    public static let pollHangUp = Int16(POLLHUP)
+    public static let pollError = Int16(POLLERR)
+
+    /// Whether `fd` is a terminal (`isatty`).
+    public static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+
+    /// Whether `fd` is a pipe or FIFO (`fstat`).
+    public static func isPipe(_ fd: Int32) -> Bool {
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { return false }
+        return (st.st_mode & S_IFMT) == S_IFIFO
+    }
+
+    /// The terminal's width in cells (`ioctl(TIOCGWINSZ)`), nil when unknown or 0.
+    public static func terminalColumns(_ fd: Int32) -> Int? {
+        var size = winsize()
+        guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
+
+    /// Whether the tty turns LF into CR LF on output (termios OPOST and ONLCR).
+    public static func translatesNewline(_ fd: Int32) -> Bool {
+        var t = termios()
+        guard tcgetattr(fd, &t) == 0 else { return true }
+        return t.c_oflag & tcflag_t(OPOST) != 0 && t.c_oflag & tcflag_t(ONLCR) != 0
+    }
+
+    /// Opens a file for reading (`open(O_RDONLY | O_CLOEXEC)`); a directory is refused with EISDIR,
+    /// as cat does.
+    public static func openForReading(_ path: String) throws(SystemError) -> Int32 {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw SystemError.current }
+        var st = stat()
+        if fstat(fd, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR {
+            close(fd)
+            throw SystemError.isDirectory
+        }
+        return fd
+    }
+
+    public static func closeDescriptor(_ fd: Int32) { _ = close(fd) }
+
+    /// The `O_NONBLOCK` flag of `fd`'s open file description (`fcntl(F_GETFL)`).
+    public static func isNonBlocking(_ fd: Int32) -> Bool {
+        let flags = fcntl(fd, F_GETFL)
+        return flags >= 0 && flags & O_NONBLOCK != 0
+    }
+
+    /// Sleeps for `seconds` (`nanosleep`); used only by the demo's scripted producer.
+    public static func sleep(_ seconds: Seconds) {
+        guard seconds > 0 else { return }
+        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+    }
+
+    public static func exit(_ status: Int32) -> Never { Glibc_exit(status) }
+}
+
+// MARK: - Signals
+
+/// The write end of the self-pipe signal handlers write to. Set once in `Signals.install` before any
+/// handler is installed and never changed afterwards; handlers only read it, which is
+/// async-signal-safe, so the unsynchronized access is sound.
+nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
+
+private let forwardSignal: @convention(c) (Int32) -> Void = { signo in
+    var byte = UInt8(truncatingIfNeeded: signo)
+    let saved = errno
+    _ = Glibc_write(signalPipeWriteEnd, &byte, 1)
+    errno = saved
+}
+
+/// Signals delivered through a self-pipe, so the event loop sees them as readable bytes in `poll`
+/// (TERMINAL-NOTES §5: `poll` returns EINTR regardless of SA_RESTART).
+public enum Signals {
+    public static let interrupt = SIGINT, terminate = SIGTERM, hangUp = SIGHUP, stop = SIGTSTP
+    public static let resume = SIGCONT, windowChange = SIGWINCH, brokenPipe = SIGPIPE
+
+    /// Creates the self-pipe and routes `signals` to it; SIGPIPE is ignored so that writes report EPIPE.
+    /// - Returns: the read end, to poll for POLLIN.
+    public static func install(_ signals: [Int32]) -> Int32 {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { return -1 }
+        for fd in ends {
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)  // our own pipe, not a shared one
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        }
+        signalPipeWriteEnd = ends[1]
+        _ = signal(SIGPIPE, SIG_IGN)
+        for s in signals { route(s) }
+        return ends[0]
+    }
+
+    /// Sends `signal` to the self-pipe (again, after it was reset to its default action).
+    public static func route(_ signo: Int32) {
+        _ = signal(signo, forwardSignal)
+    }
+
+    /// Drains the self-pipe. - Returns: the signals received, in order, without repeats.
+    public static func drain(_ fd: Int32) -> [Int32] {
+        var buffer = [UInt8](repeating: 0, count: 64)
+        var seen: [Int32] = []
+        while true {
+            let n = Glibc_read(fd, &buffer, buffer.count)
+            guard n > 0 else { break }
+            for b in buffer[0..<n] where !seen.contains(Int32(b)) { seen.append(Int32(b)) }
+        }
+        return seen
+    }
+
+    /// Ends the process by `signo` with its default action (so the parent sees 128 + signo), as
+    /// TERMINAL-NOTES §5 describes: default handler, unblock, raise. SIGTSTP returns after SIGCONT.
+    public static func raiseDefault(_ signo: Int32) {
+        _ = signal(signo, SIG_DFL)
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, signo)
+        _ = pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        _ = raise(signo)
+    }
+
+    /// Dies by `signo`; falls back to exiting with 128 + signo.
+    public static func die(by signo: Int32) -> Never {
+        raiseDefault(signo)
+        Glibc_exit(128 + signo)
+    }
+}
+
+// Unambiguous names for the C functions that Swift's Glibc and Darwin modules both export.
+@inline(__always) private func Glibc_read(_ fd: Int32, _ buf: UnsafeMutableRawPointer?, _ n: Int) -> Int { read(fd, buf, n) }
+@inline(__always) private func Glibc_write(_ fd: Int32, _ buf: UnsafeRawPointer?, _ n: Int) -> Int { write(fd, buf, n) }
+@inline(__always) private func Glibc_poll(_ fds: UnsafeMutablePointer<pollfd>, _ n: nfds_t, _ ms: Int32) -> Int32 { poll(fds, n, ms) }
+@inline(__always) private func Glibc_exit(_ status: Int32) -> Never { exit(status) }

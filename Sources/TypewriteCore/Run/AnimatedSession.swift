@@ -1,0 +1,156 @@
+/// Animated mode: one thread, one `poll` loop over the input, a self-pipe for signals and (for a
+/// pipe on stdout) the reader's end. The only timer is the next frame, and only while something
+/// is fading: idle, typewrite sleeps in `poll` with no timeout (zero system calls).
+struct AnimatedSession {
+    var renderer: FadeRenderer
+    let inputs: [String]
+    let demo: DemoScript?
+
+    /// Time between frames, in seconds: at most 60 frames per second.
+    static let framePeriod: Seconds = 1.0 / 60
+    /// Reading pauses while more than this many input bytes wait to be shown (issue 4: 16 MiB).
+    static let pendingLimit = 16 * 1024 * 1024
+    static let readSize = 64 * 1024
+
+    private var status: Int32 = 0
+    private var nextInput = 0
+    private var input: InputFile?
+    private var inputEnded = false
+    private var nextFrame: Seconds?
+    private var demoIndex = 0
+    private var demoDue: Seconds = 0
+
+    init(renderer: FadeRenderer, inputs: [String], demo: DemoScript?) {
+        self.renderer = renderer
+        self.inputs = inputs
+        self.demo = demo
+    }
+
+    mutating func run() -> Int32 {
+        let signalFD = Signals.install([Signals.interrupt, Signals.terminate, Signals.hangUp, Signals.stop,
+                                        Signals.resume, Signals.windowChange])
+        let watchReader = System.isPipe(System.standardOutput)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.readSize, alignment: 16)
+        defer { buffer.deallocate() }
+        demoDue = System.monotonicNow()
+        if demo == nil { openNextInput() }
+
+        while true {
+            var now = System.monotonicNow()
+            if inputEnded && renderer.isFinished { break }
+            if let due = nextFrame, now >= due {
+                var out: [UInt8] = []
+                renderer.frame(at: now, into: &out)
+                emit(out)
+                if renderer.isAnimating {
+                    let next = due + Self.framePeriod
+                    nextFrame = next > now ? next : now + Self.framePeriod
+                } else {
+                    nextFrame = nil
+                }
+                continue
+            }
+            var fds: [(fd: Int32, events: Int16)] = [(signalFD, System.pollIn)]
+            let reading = input != nil && renderer.pendingBytes <= Self.pendingLimit
+            if reading, let input { fds.append((input.descriptor, System.pollIn)) }
+            if watchReader { fds.append((System.standardOutput, 0)) }
+            var timeout = nextFrame.map { $0 - now }
+            if demo != nil && !inputEnded { timeout = min(timeout ?? .infinity, demoDue - now) }
+            let events = System.poll(fds, timeout: timeout)
+            now = System.monotonicNow()
+            if events[0] & System.pollIn != 0 { handleSignals(signalFD) }
+            if watchReader, let last = events.last, last & (System.pollError | System.pollHangUp) != 0 {
+                Signals.die(by: Signals.brokenPipe)  // the reader left: quiet, like cat (status 141)
+            }
+            if reading, let input, events[1] != 0 {
+                do throws(SystemError) {
+                    guard let n = try System.read(input.descriptor, into: buffer) else { continue }
+                    if n == 0 {
+                        self.input = nil
+                        openNextInput()
+                    } else {
+                        renderer.receive(UnsafeRawBufferPointer(rebasing: buffer[0..<n]), at: now)
+                    }
+                } catch {
+                    Report.fileError(input.name, error)
+                    status = 1
+                    self.input = nil
+                    openNextInput()
+                }
+                if inputEnded { renderer.endInput(at: now) }
+                if nextFrame == nil && renderer.isAnimating { nextFrame = now }
+            }
+            if let demo, !inputEnded, now >= demoDue {
+                renderer.receive(demo.bursts[demoIndex].bytes, at: now)
+                demoIndex += 1
+                if demoIndex < demo.bursts.count {
+                    demoDue += demo.bursts[demoIndex].delay
+                } else {
+                    inputEnded = true
+                    renderer.endInput(at: now)
+                }
+                if nextFrame == nil && renderer.isAnimating { nextFrame = now }
+            }
+        }
+        return status
+    }
+
+    /// Opens the next input that can be opened; reports the others like cat and carries on.
+    private mutating func openNextInput() {
+        while nextInput < inputs.count {
+            let name = inputs[nextInput]
+            nextInput += 1
+            do {
+                input = try InputFile.open(name)
+                return
+            } catch {
+                Report.fileError(name, error)
+                status = 1
+            }
+        }
+        inputEnded = true
+    }
+
+    private mutating func handleSignals(_ fd: Int32) {
+        for signo in Signals.drain(fd) {
+            switch signo {
+            case Signals.interrupt, Signals.terminate:
+                // Everything received so far, settled; the terminal as cat would leave it, reset.
+                var out: [UInt8] = []
+                renderer.endInput(at: System.monotonicNow())
+                renderer.flushSettled(into: &out)
+                if renderer.hyperlinkOpen { out += Array("\u{1B}]8;;\u{1B}\\".utf8) }
+                out += Array("\u{1B}[0m".utf8)
+                try? System.writeAll(System.standardOutput, out)
+                Signals.die(by: signo)
+            case Signals.hangUp:
+                Signals.die(by: signo)  // the terminal is gone: nothing to write to
+            case Signals.stop:
+                var out: [UInt8] = []
+                renderer.flushSettled(into: &out)
+                renderer.resetPen(into: &out)
+                emit(out)
+                Signals.raiseDefault(Signals.stop)  // stops here until SIGCONT
+                Signals.route(Signals.stop)
+                var after: [UInt8] = []
+                renderer.forgetCursor(into: &after)
+                emit(after)
+            case Signals.resume:
+                var out: [UInt8] = []
+                renderer.forgetCursor(into: &out)
+                emit(out)
+            case Signals.windowChange:
+                var out: [UInt8] = []
+                renderer.resize(columns: System.terminalColumns(System.standardOutput), into: &out)
+                emit(out)
+            default:
+                break
+            }
+        }
+    }
+
+    /// Writes one frame with one `write(2)` (more only if the kernel takes it in parts).
+    private func emit(_ bytes: [UInt8]) {
+        Runner.writeOrDie(bytes)
+    }
+}

@@ -1,0 +1,46 @@
+/// The built-in demo: a question and an answer streamed the way a language model sends tokens,
+/// 2–6 words every 120–380 ms (the seed's demo timing), from a fixed seed so every run is the same.
+public struct DemoScript: Sendable {
+    public static let question = "How do tide pools survive low tide?"
+    public static let answer = """
+        When the sea pulls back, a tide pool becomes a small island of water that has to last until \
+        the next high tide. Its residents close up to wait: anemones fold their tentacles inward, \
+        mussels and barnacles seal their shells with a little seawater inside, and snails tuck into \
+        crevices where the rock stays damp. The pool itself warms in the sun and its salt grows \
+        stronger as water evaporates, so the animals that live highest on the shore are the toughest. \
+        When the tide returns, cold fresh seawater floods in, and everything opens up to feed again.
+        """
+
+    /// Bursts in order, each with its delay in seconds after the previous one.
+    public let bursts: [(delay: Seconds, bytes: [UInt8])]
+
+    public init(seed: UInt64 = 0x7EA5) {
+        var random = SplitMix64(seed: seed)
+        var bursts: [(Seconds, [UInt8])] = [(0, Array("\u{1B}[1m\(Self.question)\u{1B}[0m\n\n".utf8))]
+        var words = Self.answer.split(separator: " ")[...]
+        var first = true
+        while !words.isEmpty {
+            let delay = Double(120 + random.next() % 261) / 1000
+            let take = 2 + Int(random.next() % 5)
+            let chunk = words.prefix(take).joined(separator: " ")
+            words = words.dropFirst(take)
+            bursts.append((delay, Array(((first ? "" : " ") + chunk).utf8)))
+            first = false
+        }
+        bursts.append((0.05, [0x0A]))
+        self.bursts = bursts
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so the demo is the same on every run.
+struct SplitMix64: Sendable {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
