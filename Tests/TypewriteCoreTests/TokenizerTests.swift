@@ -1,0 +1,113 @@
+import Testing
+@testable import TypewriteCore
+
+@Suite("Tokenizer")
+struct TokenizerTests {
+    /// Tokenizes `chunks` fed one after another, then ends the input.
+    static func tokenize(_ chunks: [[UInt8]]) -> (tokens: [Token], store: ByteStore, clusters: Int) {
+        var store = ByteStore()
+        var tokenizer = Tokenizer()
+        var queue = TokenQueue()
+        var clusters = 0
+        for chunk in chunks {
+            store.append(contentsOf: chunk)
+            clusters += tokenizer.scan(store, into: &queue)
+        }
+        clusters += tokenizer.finish(store, into: &queue)
+        var tokens: [Token] = []
+        while !queue.isEmpty { tokens.append(queue.removeFirst()) }
+        return (tokens, store, clusters)
+    }
+
+    /// The tokens' byte ranges tile the input exactly: nothing lost, reordered or duplicated.
+    static func coveredBytes(_ tokens: [Token], _ store: ByteStore) -> [UInt8] {
+        tokens.flatMap { token -> [UInt8] in
+            switch token {
+            case .text(let s, let n): return Array(store[s..<(s + n)])
+            case .cluster(let s, let n, _, _), .extend(let s, let n, _, _), .sequence(let s, let n, _), .raw(let s, let n):
+                return Array(store[s..<(s + n)])
+            case .control(_, let b): return [b]
+            }
+        }
+    }
+
+    static func split(_ bytes: [UInt8], at cuts: [Int]) -> [[UInt8]] {
+        var chunks: [[UInt8]] = []
+        var last = 0
+        for c in cuts.sorted() where c > last && c < bytes.count { chunks.append(Array(bytes[last..<c])); last = c }
+        chunks.append(Array(bytes[last...]))
+        return chunks
+    }
+
+    static let samples: [String] = [
+        "plain ascii text\n",
+        "caf\u{E9} na\u{EF}ve e\u{301} \u{4E2D}\u{6587} \u{1F44D}\u{1F3FD} \u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}",
+        "\u{1B}[1;31merror\u{1B}[0m: \u{1B}]8;;http://x\u{1B}\\link\u{1B}]8;;\u{1B}\\ done\r\n",
+        "\u{1B}[38:2::10:20:30mrgb\u{1B}[m\ttab\u{8}bs\u{7}",
+        "\u{1F1FA}\u{1F1F8} 1\u{FE0F}\u{20E3} \u{1100}\u{1161}\u{11A8} \u{915}\u{94D}\u{937}\u{93F}",
+    ]
+
+    @Test("splitting at every byte position changes no byte and no cluster count", arguments: samples)
+    func splitAnywhere(sample: String) {
+        let bytes = Array(sample.utf8)
+        let whole = Self.tokenize([bytes])
+        #expect(Self.coveredBytes(whole.tokens, whole.store) == bytes)
+        for cut in 1..<bytes.count {
+            let split = Self.tokenize(Self.split(bytes, at: [cut]))
+            #expect(Self.coveredBytes(split.tokens, split.store) == bytes, "cut at \(cut)")
+            #expect(split.clusters <= whole.clusters, "cut at \(cut)")
+        }
+        let byByte = Self.tokenize(bytes.map { [$0] })
+        #expect(Self.coveredBytes(byByte.tokens, byByte.store) == bytes)
+    }
+
+    @Test("a combining mark in a later read extends the cluster before it")
+    func extendAcrossReads() {
+        let result = Self.tokenize([Array("e".utf8), Array("\u{301}x".utf8)])
+        #expect(result.clusters == 2)
+        guard result.tokens.count == 3, case .extend(_, 2, 1, true) = result.tokens[1] else {
+            Issue.record("tokens: \(result.tokens)"); return
+        }
+    }
+
+    @Test("escape sequences are classified whole, wherever they are split")
+    func sequences() {
+        let input = Array("a\u{1B}[31mb\u{1B}[?25l\u{1B}]0;title\u{7}\u{1B}(0q\u{1B}(B".utf8)
+        for cut in 1..<input.count {
+            let kinds = Self.tokenize(Self.split(input, at: [cut])).tokens.compactMap { token -> SequenceKind? in
+                if case .sequence(_, _, let kind) = token { return kind }
+                return nil
+            }
+            #expect(kinds == [.csi(final: 0x6D, privateMarker: 0, hasIntermediates: false, hasControls: false),
+                              .csi(final: 0x6C, privateMarker: 0x3F, hasIntermediates: false, hasControls: false),
+                              .operatingSystemCommand,
+                              .escape(final: 0x30, intermediate: 0x28),
+                              .escape(final: 0x42, intermediate: 0x28)], "cut at \(cut)")
+        }
+    }
+
+    @Test("invalid UTF-8, C1 bytes and a truncated sequence pass through raw")
+    func invalidBytes() {
+        let input: [UInt8] = [0x61, 0xFF, 0x80, 0x9B, 0xC3, 0x28, 0xE2, 0x82, 0x62, 0xC2, 0x85, 0x1B, 0x5B, 0x33]
+        let result = Self.tokenize([input])
+        #expect(Self.coveredBytes(result.tokens, result.store) == input)
+        #expect(result.clusters == 3)  // a, (, b: nothing else counts as text
+    }
+
+    @Test("a runaway OSC streams through in bounded pieces")
+    func runawayOSC() {
+        var input = Array("\u{1B}]2;".utf8)
+        input += Array(repeating: 0x41, count: Tokenizer.holdingLimit * 3)
+        var store = ByteStore()
+        var tokenizer = Tokenizer()
+        var queue = TokenQueue()
+        var pieces = 0
+        for chunk in stride(from: 0, to: input.count, by: 4096) {
+            store.append(contentsOf: input[chunk..<min(input.count, chunk + 4096)])
+            tokenizer.scan(store, into: &queue)
+            while !queue.isEmpty { _ = queue.removeFirst(); pieces += 1 }
+            #expect(store.end - tokenizer.heldFrom <= Tokenizer.holdingLimit + 4096)
+        }
+        #expect(pieces >= 2)
+    }
+}
