@@ -5,6 +5,7 @@ struct AnimatedSession {
     var renderer: FadeRenderer
     let inputs: [String]
     let demo: DemoScript?
+    var pipeline: InputPipeline
 
     /// Time between frames, in seconds: at most 60 frames per second.
     static let framePeriod: Seconds = 1.0 / 60
@@ -20,10 +21,11 @@ struct AnimatedSession {
     private var demoIndex = 0
     private var demoDue: Seconds = 0
 
-    init(renderer: FadeRenderer, inputs: [String], demo: DemoScript?) {
+    init(renderer: FadeRenderer, inputs: [String], demo: DemoScript?, pipeline: InputPipeline) {
         self.renderer = renderer
         self.inputs = inputs
         self.demo = demo
+        self.pipeline = pipeline
     }
 
     mutating func run() -> Int32 {
@@ -68,8 +70,15 @@ struct AnimatedSession {
                     if n == 0 {
                         self.input = nil
                         openNextInput()
-                    } else {
+                    } else if pipeline.isPassthrough {
                         renderer.receive(UnsafeRawBufferPointer(rebasing: buffer[0..<n]), at: now)
+                    } else {
+                        renderer.receive(pipeline.process(UnsafeRawBufferPointer(rebasing: buffer[0..<n])), at: now)
+                        if pipeline.stopped {
+                            // An error event: keep what came before it, read no further.
+                            self.input = nil
+                            inputEnded = true
+                        }
                     }
                 } catch {
                     Report.fileError(input.name, error)
@@ -77,7 +86,10 @@ struct AnimatedSession {
                     self.input = nil
                     openNextInput()
                 }
-                if inputEnded { renderer.endInput(at: now) }
+                if inputEnded {
+                    renderer.receive(pipeline.finish(), at: now)
+                    renderer.endInput(at: now)
+                }
                 if nextFrame == nil && renderer.isAnimating { nextFrame = now }
             }
             if let demo, !inputEnded, now >= demoDue {
@@ -92,7 +104,7 @@ struct AnimatedSession {
                 if nextFrame == nil && renderer.isAnimating { nextFrame = now }
             }
         }
-        return status
+        return max(status, pipeline.status)
     }
 
     /// Opens the next input that can be opened; reports the others like cat and carries on.

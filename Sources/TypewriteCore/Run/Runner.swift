@@ -41,10 +41,13 @@ public enum Runner {
                 configuration.columns = environment["COLUMNS"].flatMap { Int($0) } ?? 80
             }
             var session = AnimatedSession(renderer: FadeRenderer(configuration: configuration), inputs: inputs,
-                                          demo: options.demo ? DemoScript() : nil)
+                                          demo: options.demo ? DemoScript() : nil,
+                                          pipeline: InputPipeline(format: options.format))
             status = session.run()
         } else {
-            status = PlainSession(inputs: inputs, demo: options.demo ? DemoScript() : nil).run()
+            var session = PlainSession(inputs: inputs, demo: options.demo ? DemoScript() : nil,
+                                       pipeline: InputPipeline(format: options.format))
+            status = session.run()
         }
         System.exit(status)
     }
@@ -68,9 +71,10 @@ public enum Runner {
 struct PlainSession {
     let inputs: [String]
     let demo: DemoScript?
+    var pipeline: InputPipeline
     static let bufferSize = 128 * 1024
 
-    func run() -> Int32 {
+    mutating func run() -> Int32 {
         if let demo {
             for burst in demo.bursts {
                 System.sleep(burst.delay)
@@ -81,7 +85,7 @@ struct PlainSession {
         var status: Int32 = 0
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.bufferSize, alignment: 16)
         defer { buffer.deallocate() }
-        for name in inputs {
+        inputs: for name in inputs {
             let input: InputFile
             do { input = try InputFile.open(name) } catch { Report.fileError(name, error); status = 1; continue }
             do throws(SystemError) {
@@ -92,8 +96,14 @@ struct PlainSession {
                         continue
                     }
                     if n == 0 { break }
+                    let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<n])
                     do {
-                        try System.writeAll(System.standardOutput, UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+                        if pipeline.isPassthrough {
+                            try System.writeAll(System.standardOutput, chunk)
+                        } else {
+                            try System.writeAll(System.standardOutput, pipeline.process(chunk))
+                            if pipeline.stopped { break inputs }
+                        }
                     } catch {
                         if error == .brokenPipe { Signals.die(by: Signals.brokenPipe) }
                         Report.error("write error: \(error)")
@@ -105,6 +115,7 @@ struct PlainSession {
                 status = 1
             }
         }
-        return status
+        Runner.writeOrDie(pipeline.finish())
+        return max(status, pipeline.status)
     }
 }
