@@ -1,0 +1,79 @@
+import Testing
+@testable import TypewriteCore
+
+@Suite("FadeRenderer")
+struct FadeRendererTests {
+    static let esc = "\u{1B}"
+
+    @Test("prose settles to cat's screen under both margin conventions",
+          arguments: VirtualTerminal.MarginConvention.allCases)
+    func prose(margin: VirtualTerminal.MarginConvention) {
+        let text = Array(String(repeating: "The quick brown fox jumps over the lazy dog. ", count: 8).utf8) + [0x0A]
+        let harness = RenderHarness(columns: 80)
+        let screens = harness.screens(RenderHarness.chunks(text, cuts: Array(stride(from: 3, to: text.count, by: 7))), margin: margin)
+        #expect(screens.typewrite == screens.cat, "\(screens.typewrite.diff(screens.cat) ?? "")")
+    }
+
+    @Test("the fade passes through at least 8 colours and ends in the default colour")
+    func fadeColours() {
+        let harness = RenderHarness(columns: 80)
+        let out = String(decoding: harness.output(RenderHarness.chunks(Array("Hello there, this fades in softly.".utf8))), as: UTF8.self)
+        var colours = Set<String>()
+        var rest = out[...]
+        while let r = rest.range(of: "\(Self.esc)[38;2;") {
+            let end = rest[r.upperBound...].firstIndex(of: "m")!
+            colours.insert(String(rest[r.upperBound..<end]))
+            rest = rest[end...]
+        }
+        #expect(colours.count >= 8)
+        #expect(out.hasSuffix("\(Self.esc)[39m") || out.contains("\(Self.esc)[39m"))
+    }
+
+    @Test("colour depth none writes the input bytes and nothing else")
+    func noEscapes() {
+        let text = Array("plain paced text\nsecond line\n".utf8)
+        let harness = RenderHarness(columns: 80, depth: .none)
+        #expect(harness.output(RenderHarness.chunks(text, cuts: [5, 9, 20])) == text)
+    }
+
+    @Test("frames that repaint are wrapped in synchronized output and move back with CUB only")
+    func framesShape() {
+        let harness = RenderHarness(columns: 80)
+        for frame in harness.frames(RenderHarness.chunks(Array("abcdefghijklmnopqrstuvwxyz".utf8))) {
+            let s = String(decoding: frame.bytes, as: UTF8.self)
+            if s.contains("\(Self.esc)[") && s.contains("D") && s.range(of: "\(Self.esc)\\[[0-9]*D", options: .regularExpression) != nil {
+                #expect(s.hasPrefix("\(Self.esc)[?2026h") && s.hasSuffix("\(Self.esc)[?2026l"))
+            }
+            #expect(!s.contains("\u{8}"))          // never BS
+            #expect(!s.contains("\(Self.esc)7"))   // never DECSC
+            #expect(!s.contains("\(Self.esc)[s"))  // never SCOSC
+        }
+    }
+
+    @Test("the input's colours are kept and the terminal is left in the input's SGR state",
+          arguments: VirtualTerminal.MarginConvention.allCases)
+    func inputColours(margin: VirtualTerminal.MarginConvention) {
+        let text = Array("\(Self.esc)[1;31merror:\(Self.esc)[0m bad \(Self.esc)[38;5;208mthing\(Self.esc)[38:2::10:200:30m rgb\n\(Self.esc)[4mopen".utf8)
+        let harness = RenderHarness(columns: 40)
+        for cut in stride(from: 1, to: text.count, by: 3) {
+            let screens = harness.screens(RenderHarness.chunks(text, cuts: [cut]), margin: margin)
+            #expect(screens.typewrite == screens.cat, "cut \(cut): \(screens.typewrite.diff(screens.cat) ?? "")")
+        }
+    }
+
+    @Test("a progress bar rewritten with CR fades only the cells that changed")
+    func progressRewrite() {
+        var chunks: [RenderHarness.Chunk] = []
+        for p in stride(from: 10, through: 90, by: 10) {
+            chunks.append(.init(delay: 0.3, bytes: Array("\rprogress \(p)% [\(String(repeating: "#", count: p / 10))\(String(repeating: ".", count: 10 - p / 10))]".utf8)))
+        }
+        chunks.append(.init(delay: 0.3, bytes: [0x0A]))
+        let harness = RenderHarness(columns: 80)
+        let screens = harness.screens(chunks, margin: .xterm)
+        #expect(screens.typewrite == screens.cat, "\(screens.typewrite.diff(screens.cat) ?? "")")
+        // After the first update, "progress " never fades again: count fade colours on 'p'.
+        let frames = harness.frames(chunks)
+        let later = frames.filter { $0.time > 0.6 }.map { String(decoding: $0.bytes, as: UTF8.self) }
+        #expect(!later.contains { $0.contains("m\rprogress") && $0.contains("38;2;") && $0.range(of: "38;2;[0-9;]*mp", options: .regularExpression) != nil })
+    }
+}
