@@ -7,6 +7,9 @@ public struct TerminalCapabilities: Equatable, Sendable {
     public var colorDepth: ColorDepth
     /// Whether the terminal's background is light (from COLORFGBG; else assumed dark).
     public var lightBackground: Bool
+    /// Whether East Asian ambiguous-width characters are wide: under a CJK locale (LC_ALL,
+    /// LC_CTYPE or LANG of ja, ko or zh), as terminals configured for those locales draw them (UAX #11).
+    public var ambiguousIsWide: Bool
 
     /// Decides the capabilities.
     /// - Parameters:
@@ -34,6 +37,9 @@ public struct TerminalCapabilities: Equatable, Sendable {
         } else {
             lightBackground = false
         }
+        let locale = [environment["LC_ALL"], environment["LC_CTYPE"], environment["LANG"]]
+            .compactMap { $0 }.first { !$0.isEmpty } ?? ""
+        ambiguousIsWide = ["ja", "ko", "zh"].contains { locale.hasPrefix($0) }
     }
 
     /// Colour depth from COLORTERM and TERM.

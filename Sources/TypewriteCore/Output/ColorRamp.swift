@@ -68,18 +68,12 @@ struct ColorRamp: Sendable {
         }
     }
 
-    /// Linear-light mix of two sRGB colours, `t` of the way from `a` to `b` (IEC 61966-2-1 transfer).
+    /// Mix of two sRGB colours `t` of the way from `a` to `b` in OKLab (Björn Ottosson, 2020), whose
+    /// lightness is perceptually uniform: equal steps of `t` look like equal steps of the fade, and
+    /// 15 % really is near the background.
     static func mix(_ a: RGB, _ b: RGB, _ t: Double) -> RGB {
-        func linear(_ v: UInt8) -> Double {
-            let c = Double(v) / 255
-            return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)
-        }
-        func encoded(_ l: Double) -> UInt8 {
-            let c = l <= 0.0031308 ? l * 12.92 : 1.055 * pow(l, 1 / 2.4) - 0.055
-            return UInt8(max(0, min(255, (c * 255).rounded())))
-        }
-        func channel(_ x: UInt8, _ y: UInt8) -> UInt8 { encoded(linear(x) + (linear(y) - linear(x)) * t) }
-        return RGB(channel(a.red, b.red), channel(a.green, b.green), channel(a.blue, b.blue))
+        let x = OKLab(a), y = OKLab(b)
+        return OKLab(l: x.l + (y.l - x.l) * t, a: x.a + (y.a - x.a) * t, b: x.b + (y.b - x.b) * t).rgb
     }
 
     /// The xterm 256-colour entry nearest to `c` (cube 16–231 or grey ramp 232–255).
@@ -99,6 +93,41 @@ struct ColorRamp: Sendable {
         let greyStep = max(0, min(23, (average - 8 + 5) / 10))
         let grey = UInt8(232 + greyStep)
         return distance(RGB.xterm(grey)) < distance(RGB.xterm(cube)) ? grey : cube
+    }
+}
+
+/// A colour in the OKLab space.
+struct OKLab {
+    var l: Double, a: Double, b: Double
+
+    init(l: Double, a: Double, b: Double) { self.l = l; self.a = a; self.b = b }
+
+    init(_ c: RGB) {
+        func linear(_ v: UInt8) -> Double {
+            let x = Double(v) / 255
+            return x <= 0.04045 ? x / 12.92 : pow((x + 0.055) / 1.055, 2.4)
+        }
+        let r = linear(c.red), g = linear(c.green), bl = linear(c.blue)
+        let lms = (cbrt(0.4122214708 * r + 0.5363325363 * g + 0.0514459929 * bl),
+                   cbrt(0.2119034982 * r + 0.6806995451 * g + 0.1073969566 * bl),
+                   cbrt(0.0883024619 * r + 0.2817188376 * g + 0.6299787005 * bl))
+        l = 0.2104542553 * lms.0 + 0.7936177850 * lms.1 - 0.0040720468 * lms.2
+        a = 1.9779984951 * lms.0 - 2.4285922050 * lms.1 + 0.4505937099 * lms.2
+        b = 0.0259040371 * lms.0 + 0.7827717662 * lms.1 - 0.8086757660 * lms.2
+    }
+
+    var rgb: RGB {
+        let l1 = l + 0.3963377774 * a + 0.2158037573 * b
+        let m1 = l - 0.1055613458 * a - 0.0638541728 * b
+        let s1 = l - 0.0894841775 * a - 1.2914855480 * b
+        let (l3, m3, s3) = (l1 * l1 * l1, m1 * m1 * m1, s1 * s1 * s1)
+        func encoded(_ x: Double) -> UInt8 {
+            let c = x <= 0.0031308 ? x * 12.92 : 1.055 * pow(max(0, x), 1 / 2.4) - 0.055
+            return UInt8(max(0, min(255, (c * 255).rounded())))
+        }
+        return RGB(encoded(4.0767416621 * l3 - 3.3077115913 * m3 + 0.2309699292 * s3),
+                   encoded(-1.2684380046 * l3 + 2.6097574011 * m3 - 0.3413193965 * s3),
+                   encoded(-0.0041960863 * l3 - 0.7034186147 * m3 + 1.7076147010 * s3))
     }
 }
 

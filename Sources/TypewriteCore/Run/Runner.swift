@@ -28,10 +28,14 @@ public enum Runner {
             configuration.fadeWidth = options.fadeWidth
             configuration.maximumLag = options.maximumLag
             configuration.colorDepth = capabilities.colorDepth
-            configuration.ambiguousIsWide = options.ambiguousIsWide
+            configuration.ambiguousIsWide = options.ambiguousIsWide || capabilities.ambiguousIsWide
             if capabilities.lightBackground {
                 configuration.background = RGB(255, 255, 255)
                 configuration.foreground = RGB(40, 40, 40)
+            }
+            if options.queryColors && outputIsTerminal, let colors = TerminalColors.query() {
+                if let bg = colors.background { configuration.background = bg }
+                if let fg = colors.foreground { configuration.foreground = fg }
             }
             if outputIsTerminal {
                 configuration.columns = System.terminalColumns(System.standardOutput)
