@@ -3,11 +3,14 @@
 // No package dependencies: only the toolchain (stdlib, Foundation, Dispatch, Glibc/Darwin, Testing).
 import PackageDescription
 
-// Startup cost: linking the Swift runtime and Foundation statically takes `echo hi | typewrite`
-// from about 3.6x to 1.4x the time of `echo hi | cat` (issue 5). Release builds on Linux only, so
-// `swift build -c release` gives what the README installs; debug builds and tests link dynamically.
-// The flag goes to the compiler too, so that imports resolve to the static modules and their
-// autolink entries name the static libraries (what `swift build --static-swift-stdlib` does).
+// Startup cost (issue 5), `echo hi | typewrite` against `echo hi | cat`, measured here: Foundation
+// linked dynamically 3.6x; Swift runtime and Foundation static (-static-stdlib) 2.4x, most of it
+// the dynamic loader binding libstdc++; a fully static executable 1.4x. Release builds on Linux
+// only, so `swift build -c release` gives what the README installs; debug builds and tests link
+// dynamically. -static-stdlib also goes to the compiler, so imports resolve to the static modules
+// and their autolink entries name the static libraries (as `--static-swift-stdlib` does). lld,
+// from the toolchain, links it without gold's warnings about getpwuid in static glibc, which
+// typewrite never calls.
 let staticStdlib: [SwiftSetting] = [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]
 
 let package = Package(
@@ -23,7 +26,7 @@ let package = Package(
             name: "typewrite",
             dependencies: ["TypewriteCore"],
             swiftSettings: staticStdlib,
-            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]
+            linkerSettings: [.unsafeFlags(["-static-executable", "-use-ld=lld"], .when(platforms: [.linux], configuration: .release))]
         ),
         .testTarget(name: "TypewriteCoreTests", dependencies: ["TypewriteCore"]),
     ]
