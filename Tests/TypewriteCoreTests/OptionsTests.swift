@@ -1,0 +1,90 @@
+import Testing
+@testable import TypewriteCore
+
+@Suite("Options")
+struct OptionsTests {
+    @Test("bad command lines name the problem", arguments: [
+        (["--bogus"], "unknown option '--bogus'"),
+        (["-x"], "unknown option '-x'"),
+        (["--cps"], "option '--cps' needs a value N"),
+        (["-c"], "option '-c' needs a value N"),
+        (["--cps", "0"], "invalid value '0' for --cps"),
+        (["--cps", "-1"], "invalid value '-1' for --cps"),
+        (["--cps", "nan"], "invalid value 'nan' for --cps"),
+        (["--cps", "inf"], "invalid value 'inf' for --cps"),
+        (["--cps", "abc"], "invalid value 'abc' for --cps"),
+        (["--cps", "1e309"], "invalid value '1e309' for --cps"),
+        (["--fade", "-1"], "invalid value '-1' for --fade"),
+        (["--color=purple"], "invalid value 'purple' for --color"),
+        (["--animate", "sometimes"], "invalid value 'sometimes' for --animate"),
+        (["--format=xml"], "invalid value 'xml' for --format"),
+        (["--max-lag", "0.1"], "invalid value '0.1' for --max-lag"),
+        (["--max-lag", "nan"], "invalid value 'nan' for --max-lag"),
+        (["--collapse=0"], "invalid value '0' for --collapse"),
+        (["--reduce-motion=yes"], "option '--reduce-motion' takes no value"),
+        (["--timestamps="], "empty FORMAT for --timestamps"),
+    ])
+    func badCommandLines(arguments: [String], message: String) {
+        do {
+            _ = try Options.parse(arguments)
+            Issue.record("accepted \(arguments)")
+        } catch {
+            #expect(error.message.hasPrefix(message), "got: \(error.message)")
+            #expect(!error.message.contains("\n"))
+            #expect(error.hint.map { !$0.contains("\n") } ?? true)
+        }
+    }
+
+    @Test("good command lines")
+    func goodCommandLines() throws {
+        func parse(_ a: [String]) throws -> Options { try Options.parse(a) }
+        #expect(try parse(["--cps", "200"]).charactersPerSecond == 200)
+        #expect(try parse(["--cps=200"]).charactersPerSecond == 200)
+        #expect(try parse(["-c200"]).charactersPerSecond == 200)
+        #expect(try parse(["-c", "2.5"]).charactersPerSecond == 2.5)
+        #expect(try parse(["--fade", "0"]).fadeWidth == 0)
+        #expect(try parse(["--max-lag", "inf"]).maximumLag == .infinity)
+        #expect(try parse(["--max-lag=0.15"]).maximumLag == 0.15)
+        #expect(try parse(["-hV"]).help && parse(["-hV"]).version)
+        #expect(try parse(["--collapse"]).collapseLines == 3)
+        #expect(try parse(["--collapse=5"]).collapseLines == 5)
+        #expect(try parse(["--timestamps"]).timestampFormat == "%H:%M:%S ")
+        #expect(try parse(["--timestamps=%T|"]).timestampFormat == "%T|")
+        #expect(try parse(["a", "-", "b"]).files == ["a", "-", "b"])
+        #expect(try parse(["--", "-c", "--cps"]).files == ["-c", "--cps"])
+        let o = try parse(["--color=never", "--animate=always"])
+        #expect(o.color == .never && o.animate == .always && o.colorGiven)
+        #expect(try parse(["--format", "sse"]).format == .sse)
+        #expect(try parse(["--red"]).reduceMotion)  // an unambiguous prefix
+    }
+
+    @Test("capabilities: flags beat the environment; reduce motion beats --animate=always")
+    func capabilities() throws {
+        let tty = true
+        func caps(_ args: [String], _ env: [String: String], tty: Bool = tty) throws -> TerminalCapabilities {
+            TerminalCapabilities(options: try Options.parse(args), environment: env, outputIsTerminal: tty)
+        }
+        let term = ["TERM": "xterm-256color"]
+        #expect(try caps([], term).animates)
+        #expect(try !caps([], term, tty: false).animates)
+        #expect(try caps(["--animate=always"], term, tty: false).animates)
+        #expect(try !caps(["--animate=always", "--reduce-motion"], term).animates)
+        #expect(try !caps([], term.merging(["REDUCED_MOTION": "1"]) { $1 }).animates)
+        #expect(try caps([], term.merging(["REDUCED_MOTION": "0"]) { $1 }).animates)
+        #expect(try caps(["--animate=always"], term.merging(["REDUCED_MOTION": "1"]) { $1 }).animates)
+        #expect(try caps([], term).colorDepth == .palette256)
+        #expect(try caps([], term.merging(["COLORTERM": "truecolor"]) { $1 }).colorDepth == .trueColor)
+        #expect(try caps([], ["TERM": "xterm-kitty"]).colorDepth == .trueColor)
+        #expect(try caps([], ["TERM": "xterm"]).colorDepth == .basic16)
+        #expect(try caps([], ["TERM": "dumb"]).colorDepth == ColorDepth.none)
+        #expect(try caps([], [:]).colorDepth == ColorDepth.none)
+        #expect(try caps([], term.merging(["NO_COLOR": "1"]) { $1 }).colorDepth == ColorDepth.none)
+        #expect(try caps([], term.merging(["NO_COLOR": ""]) { $1 }).colorDepth == .palette256)
+        #expect(try caps(["--color=always"], term.merging(["NO_COLOR": "1"]) { $1 }).colorDepth == .palette256)
+        #expect(try caps(["--color=never"], term).colorDepth == ColorDepth.none)
+        #expect(try caps([], term.merging(["COLORFGBG": "0;15"]) { $1 }).lightBackground)
+        #expect(try !caps([], term.merging(["COLORFGBG": "15;0"]) { $1 }).lightBackground)
+        #expect(try caps([], term.merging(["LANG": "ja_JP.UTF-8"]) { $1 }).ambiguousIsWide)
+        #expect(try !caps([], term.merging(["LANG": "en_US.UTF-8"]) { $1 }).ambiguousIsWide)
+    }
+}
