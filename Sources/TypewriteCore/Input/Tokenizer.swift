@@ -322,6 +322,26 @@ public struct TokenQueue: Sendable {
     public var first: Token? { isEmpty ? nil : tokens[head] }
 
     mutating func append(_ token: Token) {
+        // Scalars joining a cluster that has not been shown yet simply become part of it.
+        if case .extend(let start, let length, let width, let certain) = token, tokens.count > head, let last = tokens.last {
+            switch last {
+            case .cluster(let s, let n, _, _) where s + n == start:
+                tokens[tokens.count - 1] = .cluster(start: s, length: n + length, width: width, isCertain: certain)
+                endOffset = start + length
+                return
+            case .text(let s, let n) where s + n == start:
+                if n > 1 {
+                    tokens[tokens.count - 1] = .text(start: s, count: n - 1)
+                } else {
+                    tokens.removeLast()
+                }
+                tokens.append(.cluster(start: start - 1, length: length + 1, width: width, isCertain: certain))
+                endOffset = start + length
+                return
+            default:
+                break
+            }
+        }
         tokens.append(token)
         switch token {
         case .text(let s, let n): endOffset = s + n
