@@ -77,3 +77,27 @@ struct FadeRendererTests {
         #expect(!later.contains { $0.contains("m\rprogress") && $0.contains("38;2;") && $0.range(of: "38;2;[0-9;]*mp", options: .regularExpression) != nil })
     }
 }
+
+@Suite("FadeRenderer signals")
+struct FadeRendererSignalTests {
+    @Test("a flush on a signal settles everything and later text is paced from there")
+    func flushThenContinue() {
+        var configuration = FadeConfiguration()
+        configuration.columns = 80
+        configuration.maximumLag = .infinity
+        configuration.charactersPerSecond = 100
+        var renderer = FadeRenderer(configuration: configuration)
+        renderer.receive(Array(String(repeating: "word ", count: 400).utf8), at: 0)
+        var out: [UInt8] = []
+        renderer.frame(at: 0.5, into: &out)
+        out.removeAll()
+        renderer.flushSettled(into: &out)
+        #expect(!renderer.isAnimating)
+        #expect(String(decoding: out, as: UTF8.self).contains("\u{1B}[") == true)
+        #expect(!String(decoding: out, as: UTF8.self).contains("D\u{1B}"))  // no CUB on this path
+        renderer.receive(Array("MORE".utf8), at: 1)
+        out.removeAll()
+        renderer.frame(at: 1.2, into: &out)
+        #expect(String(decoding: out, as: UTF8.self).contains("M"))  // shown within 0.2 s, not 18 s
+    }
+}

@@ -23,6 +23,7 @@ struct OptionsTests {
         (["--collapse=0"], "invalid value '0' for --collapse"),
         (["--reduce-motion=yes"], "option '--reduce-motion' takes no value"),
         (["--timestamps="], "empty FORMAT for --timestamps"),
+        (["--c"], "option '--c' is ambiguous: --cps, --color, --collapse, --completions"),
     ])
     func badCommandLines(arguments: [String], message: String) {
         do {

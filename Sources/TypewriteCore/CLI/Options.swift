@@ -131,6 +131,9 @@ extension Options {
                 if let eq = body.firstIndex(of: "=") { inlineValue = String(body[body.index(after: eq)...]) }
                 let matches = OptionSpec.all.filter { $0.long == name }
                 let prefixed = OptionSpec.all.filter { $0.long.hasPrefix(name) }
+                if matches.isEmpty && prefixed.count > 1 && !name.isEmpty {
+                    throw UsageError("option '--\(name)' is ambiguous: " + prefixed.map { "--\($0.long)" }.joined(separator: ", "), hint: hint)
+                }
                 guard let found = matches.first ?? (prefixed.count == 1 && !name.isEmpty ? prefixed.first : nil) else {
                     throw UsageError("unknown option '--\(name)'", hint: hint)
                 }

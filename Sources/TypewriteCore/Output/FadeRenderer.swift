@@ -70,6 +70,8 @@ public struct FadeRenderer: Sendable {
     private var cellBytes: [UInt8] = []
     /// Whether the frame being built moves the cursor back (then it is wrapped in synchronized output).
     private var frameMovedCursor = false
+    /// Whether repaints address columns absolutely (CHA) instead of moving back (CUB).
+    private var absoluteMoves = false
     /// What each column of the current row shows, as far as typewrite wrote it (0 = unknown).
     private var rowContent: [UInt64] = []
 
@@ -137,8 +139,20 @@ public struct FadeRenderer: Sendable {
 
     /// Writes everything received so far, settled (for SIGINT, SIGTERM, SIGTSTP), and restores the
     /// input's own SGR state.
+    ///
+    /// The tty may have echoed `^C` or `^Z` at the cursor (ECHOCTL) before this runs, so fading
+    /// cells are reached by absolute column (CHA) rather than by moving back; next to the right
+    /// margin, where the echo may have wrapped the cursor to another row, they are left as drawn.
+    /// Later text is paced from here: the pacing front jumps to what has been written.
     public mutating func flushSettled(into out: inout [UInt8]) {
+        if let c = column, let width = columns, c >= width - 2 {
+            cells.removeAll(keepingCapacity: true)
+            cellBytes.removeAll(keepingCapacity: true)
+        }
+        absoluteMoves = true
         render(front: .infinity, finishing: true, into: &out)
+        absoluteMoves = false
+        pacing.settleNow()
     }
 
     /// The terminal is now `newColumns` wide (SIGWINCH). Fading continues only where nothing can
@@ -416,7 +430,11 @@ public struct FadeRenderer: Sendable {
 
     private mutating func paint(from first: Int, codes: [ColorRamp.Code], cursorAt end: Int, into out: inout [UInt8]) {
         frameMovedCursor = true
-        Self.appendCSI(&out, end - cells[first].column, final: 0x44)  // CUB, counting cells
+        if absoluteMoves {
+            Self.appendCSI(&out, cells[first].column + 1, final: 0x47, always: true)  // CHA
+        } else {
+            Self.appendCSI(&out, end - cells[first].column, final: 0x44)  // CUB, counting cells
+        }
         var skip = 0
         for i in first..<cells.count {
             let cell = cells[i]
@@ -439,8 +457,8 @@ public struct FadeRenderer: Sendable {
         }
     }
 
-    private static func appendCSI(_ out: inout [UInt8], _ n: Int, final: UInt8) {
-        guard n > 0 else { return }
+    private static func appendCSI(_ out: inout [UInt8], _ n: Int, final: UInt8, always: Bool = false) {
+        guard n > 0 || always else { return }
         out.append(0x1B); out.append(0x5B)
         if n > 1 { out.append(contentsOf: String(n).utf8) }
         out.append(final)

@@ -105,6 +105,13 @@ public struct PacingEngine: Sendable, Equatable {
         return segmentTime + (target - segmentStart) / velocity
     }
 
+    /// Jumps the front to its target: everything received counts as shown (after the writer
+    /// flushed it all at once, on a signal), so text that arrives later is paced from there.
+    public mutating func settleNow() {
+        segmentStart = target
+        velocity = 0
+    }
+
     /// Whether every received cluster is fully shown at `time`.
     public func isSettled(at time: Seconds) -> Bool { front(at: time) >= target }
 }
