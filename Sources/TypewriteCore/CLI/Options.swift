@@ -258,7 +258,8 @@ extension Options {
         }
         lines += [
             "",
-            "Environment: NO_COLOR, REDUCED_MOTION, TERM, COLORTERM, COLORFGBG.",
+            "Environment: NO_COLOR, REDUCED_MOTION, TERM, COLORTERM, COLORFGBG, COLUMNS (with",
+            "--animate=always to a non-terminal), LC_ALL, LC_CTYPE, LANG (CJK: ambiguous width 2).",
             "Exit status: 0 success, 1 a file could not be read or the stream reported an error,",
             "2 usage error, 128+N killed by signal N (130 Ctrl-C, 141 broken pipe).",
         ]
