@@ -1,0 +1,60 @@
+# typewrite: build, test, install and uninstall.
+#
+#   make                          build the release binary (swift build -c release)
+#   make test                     run the tests (swift test)
+#   make install                  install under PREFIX (default /usr/local); builds first if there
+#                                 is no release binary yet, so `make && sudo make install` needs
+#                                 no Swift toolchain on root's PATH
+#   make install PREFIX="$HOME/.local"          install for one user
+#   make install DESTDIR=/tmp/pkg PREFIX=/usr   stage a package
+#   make uninstall                remove what install put in place (same PREFIX and DESTDIR)
+#
+# Installs the binary, the man page and the bash, zsh and fish completions. The completion scripts
+# are printed by the built binary (typewrite --completions SHELL), from the same option table as
+# --help and the man page.
+
+PREFIX  ?= /usr/local
+DESTDIR ?=
+SWIFT   ?= swift
+INSTALL ?= install
+
+BINDIR      = $(PREFIX)/bin
+MANDIR      = $(PREFIX)/share/man/man1
+BASHCOMPDIR = $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  = $(PREFIX)/share/zsh/site-functions
+FISHCOMPDIR = $(PREFIX)/share/fish/vendor_completions.d
+
+# Where swift build puts the release binary (SwiftPM links .build/release to the platform's folder).
+RELEASE_BIN = .build/release/typewrite
+
+.PHONY: all build test install uninstall clean
+
+all: build
+
+build:
+	$(SWIFT) build -c release
+
+$(RELEASE_BIN):
+	$(SWIFT) build -c release
+
+test:
+	$(SWIFT) test
+
+install: $(RELEASE_BIN)
+	$(INSTALL) -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(MANDIR)" \
+		"$(DESTDIR)$(BASHCOMPDIR)" "$(DESTDIR)$(ZSHCOMPDIR)" "$(DESTDIR)$(FISHCOMPDIR)"
+	$(INSTALL) -m 755 "$(RELEASE_BIN)" "$(DESTDIR)$(BINDIR)/typewrite"
+	$(INSTALL) -m 644 man/typewrite.1 "$(DESTDIR)$(MANDIR)/typewrite.1"
+	"$(RELEASE_BIN)" --completions bash > "$(DESTDIR)$(BASHCOMPDIR)/typewrite"
+	"$(RELEASE_BIN)" --completions zsh > "$(DESTDIR)$(ZSHCOMPDIR)/_typewrite"
+	"$(RELEASE_BIN)" --completions fish > "$(DESTDIR)$(FISHCOMPDIR)/typewrite.fish"
+	chmod 644 "$(DESTDIR)$(BASHCOMPDIR)/typewrite" "$(DESTDIR)$(ZSHCOMPDIR)/_typewrite" \
+		"$(DESTDIR)$(FISHCOMPDIR)/typewrite.fish"
+
+uninstall:
+	rm -f "$(DESTDIR)$(BINDIR)/typewrite" "$(DESTDIR)$(MANDIR)/typewrite.1" \
+		"$(DESTDIR)$(BASHCOMPDIR)/typewrite" "$(DESTDIR)$(ZSHCOMPDIR)/_typewrite" \
+		"$(DESTDIR)$(FISHCOMPDIR)/typewrite.fish"
+
+clean:
+	$(SWIFT) package clean
