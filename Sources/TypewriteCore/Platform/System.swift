@@ -227,3 +227,98 @@ public enum Signals {
 @inline(__always) private func Glibc_write(_ fd: Int32, _ buf: UnsafeRawPointer?, _ n: Int) -> Int { write(fd, buf, n) }
 @inline(__always) private func Glibc_poll(_ fds: UnsafeMutablePointer<pollfd>, _ n: nfds_t, _ ms: Int32) -> Int32 { poll(fds, n, ms) }
 @inline(__always) private func Glibc_exit(_ status: Int32) -> Never { exit(status) }
+
+// MARK: - Local time (timestamps)
+
+extension System {
+    /// Seconds since the epoch on the wall clock (`clock_gettime(CLOCK_REALTIME)`).
+    public static func wallClockNow() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
+    /// Formats `epochSecond` (seconds since the epoch) in the local time zone (`tzset`,
+    /// `localtime_r`, `strftime`; TZ is honoured, the locale is C).
+    /// - Returns: the formatted text; empty when the format produces nothing or more than 4 KiB.
+    @Sendable public static func formatLocalTime(_ format: String, _ epochSecond: Int) -> String {
+        tzset()
+        var seconds = time_t(epochSecond)
+        var parts = tm()
+        guard localtime_r(&seconds, &parts) != nil else { return "" }
+        var size = 128
+        while size <= 4096 {
+            var buffer = [CChar](repeating: 0, count: size)
+            let n = strftime(&buffer, size, format, &parts)
+            if n > 0 {
+                return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            }
+            size *= 4
+        }
+        return ""
+    }
+}
+
+// MARK: - Terminal input (collapse)
+
+/// A terminal's settings saved before typewrite changed them, to put back on every exit path.
+public struct SavedTerminalMode: Sendable {
+    fileprivate var settings: termios
+}
+
+extension System {
+    /// Opens the controlling terminal for reading keys (`open("/dev/tty", O_RDWR | O_NOCTTY |
+    /// O_CLOEXEC)`).
+    /// - Throws: `SystemError` (ENXIO when the process has no controlling terminal).
+    public static func openControllingTerminal() throws(SystemError) -> Int32 {
+        while true {
+            let fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
+            if fd >= 0 { return fd }
+            if errno == EINTR { continue }
+            throw SystemError.current
+        }
+    }
+
+    /// Whether this process's group is the terminal's foreground process group (`tcgetpgrp`,
+    /// `getpgrp`): only then may it change the terminal's settings and read from it.
+    public static func isForegroundProcessGroup(_ fd: Int32) -> Bool {
+        let group = tcgetpgrp(fd)
+        return group >= 0 && group == getpgrp()
+    }
+
+    /// The terminal's height in rows (`ioctl(TIOCGWINSZ)`), nil when unknown or 0.
+    public static func terminalRows(_ fd: Int32) -> Int? {
+        var size = winsize()
+        guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 else { return nil }
+        return Int(size.ws_row)
+    }
+
+    /// Puts the terminal in a mode for reading single keys (`tcgetattr`, `tcsetattr(TCSAFLUSH)`):
+    /// no line editing, no echo, no signals from keys (Ctrl-C arrives as byte 3), no flow control,
+    /// CR not turned into LF, one byte per read. Output processing (OPOST, ONLCR) is left alone.
+    /// Keys typed before this call are discarded.
+    /// - Returns: the settings before, for `restoreTerminalMode`.
+    /// - Throws: `SystemError` when the settings cannot be read or changed.
+    public static func enterKeyMode(_ fd: Int32) throws(SystemError) -> SavedTerminalMode {
+        var saved = termios()
+        guard tcgetattr(fd, &saved) == 0 else { throw SystemError.current }
+        var raw = saved
+        raw.c_lflag &= ~tcflag_t(ICANON | ECHO | ECHONL | ISIG | IEXTEN)
+        raw.c_iflag &= ~tcflag_t(IXON | ICRNL | INLCR | IGNCR)
+        withUnsafeMutableBytes(of: &raw.c_cc) { cc in
+            cc[Int(VMIN)] = 1
+            cc[Int(VTIME)] = 0
+        }
+        while tcsetattr(fd, TCSAFLUSH, &raw) != 0 {
+            if errno != EINTR { throw SystemError.current }
+        }
+        return SavedTerminalMode(settings: saved)
+    }
+
+    /// Puts back the settings `enterKeyMode` saved (`tcsetattr(TCSANOW)`); failures are ignored
+    /// (the terminal may be gone).
+    public static func restoreTerminalMode(_ mode: SavedTerminalMode, on fd: Int32) {
+        var settings = mode.settings
+        while tcsetattr(fd, TCSANOW, &settings) != 0 && errno == EINTR {}
+    }
+}

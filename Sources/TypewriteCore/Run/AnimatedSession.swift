@@ -1,17 +1,18 @@
 /// Animated mode: one thread, one `poll` loop over the input, a self-pipe for signals and (for a
 /// pipe on stdout) the reader's end. The only timer is the next frame, and only while something
 /// is fading: idle, typewrite sleeps in `poll` with no timeout (zero system calls).
-struct AnimatedSession {
-    var renderer: FadeRenderer
+/// The writer is the fade renderer, or the --collapse view built on it.
+struct AnimatedSession<Writer: AnimatedWriter> {
+    var renderer: Writer
     let inputs: [String]
     let demo: DemoScript?
     var pipeline: InputPipeline
 
     /// Time between frames, in seconds: at most 60 frames per second.
-    static let framePeriod: Seconds = 1.0 / 60
+    static var framePeriod: Seconds { 1.0 / 60 }
     /// Reading pauses while more than this many input bytes wait to be shown (issue 4: 16 MiB).
-    static let pendingLimit = 16 * 1024 * 1024
-    static let readSize = 64 * 1024
+    static var pendingLimit: Int { 16 * 1024 * 1024 }
+    static var readSize: Int { 64 * 1024 }
 
     private var status: Int32 = 0
     private var nextInput = 0
@@ -20,8 +21,11 @@ struct AnimatedSession {
     private var nextFrame: Seconds?
     private var demoIndex = 0
     private var demoDue: Seconds = 0
+    /// The read end of the signal self-pipe, once `run` has installed it (the --collapse prompt
+    /// goes on listening to it after the session).
+    private(set) var signalDescriptor: Int32 = -1
 
-    init(renderer: FadeRenderer, inputs: [String], demo: DemoScript?, pipeline: InputPipeline) {
+    init(renderer: Writer, inputs: [String], demo: DemoScript?, pipeline: InputPipeline) {
         self.renderer = renderer
         self.inputs = inputs
         self.demo = demo
@@ -31,6 +35,7 @@ struct AnimatedSession {
     mutating func run() -> Int32 {
         let signalFD = Signals.install([Signals.interrupt, Signals.terminate, Signals.hangUp, Signals.stop,
                                         Signals.resume, Signals.windowChange])
+        signalDescriptor = signalFD
         let watchReader = System.isPipe(System.standardOutput)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.readSize, alignment: 16)
         defer { buffer.deallocate() }
@@ -73,7 +78,7 @@ struct AnimatedSession {
                     } else if pipeline.isPassthrough {
                         renderer.receive(UnsafeRawBufferPointer(rebasing: buffer[0..<n]), at: now)
                     } else {
-                        renderer.receive(pipeline.process(UnsafeRawBufferPointer(rebasing: buffer[0..<n])), at: now)
+                        renderer.receive(pipeline.process(UnsafeRawBufferPointer(rebasing: buffer[0..<n]), at: now), at: now)
                         if pipeline.stopped {
                             // An error event: keep what came before it, read no further.
                             self.input = nil
@@ -87,13 +92,13 @@ struct AnimatedSession {
                     openNextInput()
                 }
                 if inputEnded {
-                    renderer.receive(pipeline.finish(), at: now)
+                    renderer.receive(pipeline.finish(at: now), at: now)
                     renderer.endInput(at: now)
                 }
                 if nextFrame == nil && renderer.isAnimating { nextFrame = now }
             }
             if let demo, !inputEnded, now >= demoDue {
-                renderer.receive(demo.bursts[demoIndex].bytes, at: now)
+                renderer.receive(pipeline.decorate(demo.bursts[demoIndex].bytes, at: now), at: now)
                 demoIndex += 1
                 if demoIndex < demo.bursts.count {
                     demoDue += demo.bursts[demoIndex].delay

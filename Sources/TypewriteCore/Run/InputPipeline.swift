@@ -1,33 +1,44 @@
 /// What stands between the reader and the writer: the `--format` decoder (wire bytes → answer
-/// text) and, later, per-line decorations. Raw input with nothing to do passes through untouched.
+/// text), then per-line decorations (`--timestamps`). Raw input with nothing to do passes through
+/// untouched.
 ///
 /// Problems in the stream are reported here, once, as `typewrite: …` lines on stderr; the
 /// pipeline remembers the exit status they imply.
 struct InputPipeline {
     private var decoder: (any StreamDecoder)?
+    private var timestamps: TimestampStage?
     /// 1 after a remote error or a malformed event, else 0.
     private(set) var status: Int32 = 0
     /// Set after a remote error: the text before it stays on screen, the rest is not read.
     private(set) var stopped = false
 
-    init(format: StreamFormat) {
+    init(format: StreamFormat, timestamps: TimestampStage? = nil) {
         decoder = format.makeDecoder()
+        self.timestamps = timestamps
     }
 
-    /// Whether bytes pass through unchanged (raw format), so callers can skip copying.
-    var isPassthrough: Bool { decoder == nil }
+    /// Whether bytes pass through unchanged (raw format, no decorations), so callers can skip copying.
+    var isPassthrough: Bool { decoder == nil && timestamps == nil }
 
-    /// Transforms one read's bytes into the bytes to show.
-    mutating func process(_ bytes: some Collection<UInt8>) -> [UInt8] {
+    /// Transforms one read's bytes, which arrived at `time` (seconds, monotonic), into the bytes to show.
+    mutating func process(_ bytes: some Collection<UInt8>, at time: Seconds) -> [UInt8] {
         guard !stopped else { return [] }
-        guard decoder != nil else { return Array(bytes) }
-        return handle(decoder!.feed(bytes))
+        let text = decoder == nil ? Array(bytes) : handle(decoder!.feed(bytes))
+        return decorate(text, at: time)
     }
 
-    /// End of input: whatever the decoder still held.
-    mutating func finish() -> [UInt8] {
-        guard !stopped, decoder != nil else { return [] }
-        return handle(decoder!.finish())
+    /// Applies only the per-line decorations to text that needs no decoding (the demo's answer).
+    mutating func decorate(_ text: [UInt8], at time: Seconds) -> [UInt8] {
+        guard timestamps != nil else { return text }
+        return timestamps!.process(text, at: time)
+    }
+
+    /// End of input at `time`: whatever the decoder and the decorations still held.
+    mutating func finish(at time: Seconds) -> [UInt8] {
+        guard !stopped else { return [] }
+        var text = decoder == nil ? [] : handle(decoder!.finish())
+        if timestamps != nil { text = timestamps!.process(text, at: time) + timestamps!.finish() }
+        return text
     }
 
     private mutating func handle(_ events: [StreamEvent]) -> [UInt8] {

@@ -21,6 +21,11 @@ public enum Runner {
         let outputIsTerminal = System.isTerminal(System.standardOutput)
         let capabilities = TerminalCapabilities(options: options, environment: environment, outputIsTerminal: outputIsTerminal)
         let inputs = options.demo ? [] : (options.files.isEmpty ? ["-"] : options.files)
+        // --timestamps: dimmed when typewrite draws on a terminal with colour, plain text otherwise.
+        let timestamps = options.timestampFormat.map {
+            TimestampStage(format: $0, dimmed: capabilities.animates && capabilities.colorDepth != .none)
+        }
+        let pipeline = InputPipeline(format: options.format, timestamps: timestamps)
         let status: Int32
         if capabilities.animates {
             var configuration = FadeConfiguration()
@@ -44,13 +49,22 @@ public enum Runner {
                 // Recording (--animate=always to a file or pipe): assume a terminal of COLUMNS cells.
                 configuration.columns = environment["COLUMNS"].flatMap { Int($0) } ?? 80
             }
-            var session = AnimatedSession(renderer: FadeRenderer(configuration: configuration), inputs: inputs,
-                                          demo: options.demo ? DemoScript() : nil,
-                                          pipeline: InputPipeline(format: options.format))
-            status = session.run()
+            if let lines = options.collapseLines, outputIsTerminal, configuration.columns != nil,
+               let keyboard = CollapsePrompt.openKeyboard(environment: environment) {
+                // --collapse: N rows, Read more / Show less (elsewhere: the whole text, no prompt).
+                let view = CollapsedView(configuration: configuration, visibleRows: lines,
+                                         moreLabel: options.moreLabel, lessLabel: options.lessLabel)
+                status = CollapsePrompt.run(view, keyboard: keyboard, inputs: inputs,
+                                            demo: options.demo ? DemoScript() : nil, pipeline: pipeline)
+            } else {
+                var session = AnimatedSession(renderer: FadeRenderer(configuration: configuration), inputs: inputs,
+                                              demo: options.demo ? DemoScript() : nil,
+                                              pipeline: pipeline)
+                status = session.run()
+            }
         } else {
             var session = PlainSession(inputs: inputs, demo: options.demo ? DemoScript() : nil,
-                                       pipeline: InputPipeline(format: options.format))
+                                       pipeline: pipeline)
             status = session.run()
         }
         System.exit(status)
@@ -82,7 +96,7 @@ struct PlainSession {
         if let demo {
             for burst in demo.bursts {
                 System.sleep(burst.delay)
-                Runner.writeOrDie(burst.bytes)
+                Runner.writeOrDie(pipeline.decorate(burst.bytes, at: System.monotonicNow()))
             }
             return 0
         }
@@ -105,7 +119,7 @@ struct PlainSession {
                         if pipeline.isPassthrough {
                             try System.writeAll(System.standardOutput, chunk)
                         } else {
-                            try System.writeAll(System.standardOutput, pipeline.process(chunk))
+                            try System.writeAll(System.standardOutput, pipeline.process(chunk, at: System.monotonicNow()))
                             if pipeline.stopped { break inputs }
                         }
                     } catch {
@@ -119,7 +133,7 @@ struct PlainSession {
                 status = 1
             }
         }
-        Runner.writeOrDie(pipeline.finish())
+        Runner.writeOrDie(pipeline.finish(at: System.monotonicNow()))
         return max(status, pipeline.status)
     }
 }

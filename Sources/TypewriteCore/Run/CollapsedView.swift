@@ -1,0 +1,561 @@
+/// `--collapse[=N]`: a paragraph shown in at most N rows, with a `Read more` label that expands it in
+/// place (issue 7, after seed 001, ReadMoreText), brought to the terminal.
+///
+/// While input streams, the first N rows (display rows, wrapped at the terminal's width) type in
+/// through a `FadeRenderer`; what comes after them is held, not drawn. When the text does not fit,
+/// the last row fades out toward the background and the label appears on the row below. After the
+/// input has ended, keys decide (`press`): expand — the label row is replaced by the rest of the
+/// text, fading in through a fresh renderer — and, when the whole text is still on screen, a
+/// `Show less` label that collapses it again. The view is typewrite's own UI, so it moves the cursor
+/// (CR, CUU, CUD, EL, ED) within the rows it drew; it never saves or restores the cursor.
+///
+/// It gives up collapsing and streams everything like the plain renderer ("expands by itself")
+/// when more than `holdingLimit` bytes would be held, when the visible rows contain something the
+/// row model cannot follow (cursor movement, BS), or when the terminal is resized or the job was
+/// stopped. The value type does no I/O: bytes, time and keys in, bytes out; `CollapsePrompt`
+/// reads the keys.
+struct CollapsedView: AnimatedWriter {
+    /// Text held beyond the visible rows, in bytes (issue 7: "beyond 16 MiB … expands by itself").
+    static let defaultHoldingLimit = 16 * 1024 * 1024
+    /// Opacity the last visible row fades out to (half way, in OKLab lightness: still legible),
+    /// and how long that takes.
+    static let dimmedOpacity = 0.5
+    static let dimDuration: Seconds = 0.3
+    static let dimSteps = 8
+
+    /// What the view is doing.
+    enum Phase: Equatable, Sendable {
+        /// Everything so far fits in the visible rows and goes to the renderer.
+        case streaming
+        /// Text reached past the visible rows: it is held while the renderer finishes the rows.
+        case overflowing
+        /// The rows are shown with the last one faded and the `Read more` label below.
+        case collapsed
+        /// A key expanded the view: the rest of the text is typing in.
+        case expanding
+        /// The whole text is shown with the `Show less` label below it.
+        case expanded
+        /// Collapsing was given up: everything streams through the renderer.
+        case streamingAll
+        /// The prompt is over.
+        case done
+    }
+
+    /// A key, as far as the view cares.
+    enum Key: Equatable, Sendable {
+        /// Enter or Space: expand or collapse.
+        case toggle
+        /// q, Esc or Ctrl-C (Ctrl-D too): leave the view as it is.
+        case quit
+        case other
+
+        /// The keys in one read from the terminal: a read that starts with ESC and has more bytes
+        /// is an escape sequence (an arrow key), not the Esc key.
+        static func parse(_ bytes: some Collection<UInt8>) -> [Key] {
+            if bytes.first == 0x1B && bytes.count > 1 { return [.other] }
+            return bytes.map { byte in
+                switch byte {
+                case 0x0D, 0x0A, 0x20: return .toggle
+                case 0x71, 0x51, 0x1B, 0x03, 0x04: return .quit
+                default: return .other
+                }
+            }
+        }
+    }
+
+    private(set) var configuration: FadeConfiguration
+    /// N: rows shown while collapsed (≥ 1).
+    let visibleRows: Int
+    let moreLabel: String
+    let lessLabel: String
+    /// Bytes held at most before the view expands by itself.
+    let holdingLimit: Int
+    private(set) var phase = Phase.streaming
+    private var renderer: FadeRenderer
+
+    private var store = ByteStore()
+    private var tokenizer: Tokenizer
+    private var queue = TokenQueue()
+    private var layout: RowLayout
+    /// Bytes up to this offset have gone to the renderer (while streaming).
+    private var forwarded = 0
+    private var inputEnded = false
+    /// The latest time seen (for text restarted where no time is passed in: resize, continue).
+    private var lastTime: Seconds = 0
+
+    /// Where the held rest of the text starts, the SGR state there, and whether the cursor was on
+    /// the row below the visible rows when they were done (an LF ended them) rather than at the
+    /// end of the last one (the rest wraps onto the next row).
+    private var cut = 0
+    private var penAtCut = GraphicRendition()
+    private var cutAfterNewline = false
+    /// Whether the rows of the rest can be counted (nothing the row model cannot follow).
+    private var restIsMeasured = true
+    /// Set when the view must expand by itself at the next frame.
+    private var expandPending = false
+
+    /// Whether keys are being read: labels carry a hint, `Show less` is offered.
+    private(set) var prompting = false
+    /// Terminal height, for deciding whether the expanded text is still on screen.
+    private var screenRows: Int?
+    /// The label on screen and its width in cells (the cursor stands right after it).
+    private var labelCells = 0
+    /// Fade-out of the last visible row: when it started, and the step painted last.
+    private var dimStart: Seconds?
+    private var dimStep = 0
+
+    /// - Parameters:
+    ///   - configuration: the fade renderer's settings; `columns` must be known.
+    ///   - visibleRows: N, rows shown while collapsed (≥ 1).
+    ///   - moreLabel, lessLabel: the labels (control characters are dropped; cut to the width).
+    ///   - holdingLimit: bytes held at most before the view expands by itself.
+    init(configuration: FadeConfiguration, visibleRows: Int, moreLabel: String = "Read more", lessLabel: String = "Show less",
+         holdingLimit: Int = CollapsedView.defaultHoldingLimit) {
+        self.configuration = configuration
+        self.holdingLimit = holdingLimit
+        self.visibleRows = max(1, visibleRows)
+        self.moreLabel = moreLabel
+        self.lessLabel = lessLabel
+        self.renderer = FadeRenderer(configuration: configuration)
+        self.tokenizer = Tokenizer(ambiguousIsWide: configuration.ambiguousIsWide)
+        self.layout = RowLayout(columns: configuration.columns ?? 80, newlineReturnsCarriage: configuration.newlineReturnsCarriage,
+                                recordedRow: self.visibleRows - 1)
+        if configuration.columns == nil { phase = .streamingAll }
+    }
+
+    // MARK: AnimatedWriter
+
+    var pendingBytes: Int { renderer.pendingBytes }
+    var hyperlinkOpen: Bool { renderer.hyperlinkOpen }
+
+    var isAnimating: Bool {
+        if expandPending { return true }
+        switch phase {
+        case .streaming, .streamingAll: return renderer.isAnimating
+        case .overflowing, .expanding: return true  // until the frame that moves on
+        case .collapsed: return dimStart != nil && dimStep < dimTargetStep
+        case .expanded, .done: return false
+        }
+    }
+
+    var isFinished: Bool {
+        guard inputEnded, !isAnimating else { return false }
+        switch phase {
+        case .streaming, .streamingAll: return renderer.isFinished
+        default: return true
+        }
+    }
+
+    mutating func receive(_ bytes: some Collection<UInt8>, at time: Seconds) {
+        lastTime = max(lastTime, time)
+        switch phase {
+        case .streamingAll, .expanding, .expanded, .done:
+            renderer.receive(bytes, at: time)
+        case .streaming, .overflowing, .collapsed:
+            store.append(contentsOf: bytes)
+            tokenizer.scan(store, into: &queue)
+            follow(at: time)
+        }
+    }
+
+    mutating func endInput(at time: Seconds) {
+        lastTime = max(lastTime, time)
+        inputEnded = true
+        switch phase {
+        case .streaming, .overflowing, .collapsed:
+            tokenizer.finish(store, into: &queue)
+            follow(at: time)
+            if phase == .streaming || phase == .streamingAll { renderer.endInput(at: time) }
+        case .streamingAll, .expanding, .expanded, .done:
+            renderer.endInput(at: time)
+        }
+    }
+
+    mutating func frame(at time: Seconds, into out: inout [UInt8]) {
+        lastTime = max(lastTime, time)
+        if expandPending {
+            expandPending = false
+            expand(at: time, restoringLastRow: true, into: &out)
+            phase = .streamingAll
+            dropHeldText()
+        }
+        switch phase {
+        case .streaming, .streamingAll:
+            renderer.frame(at: time, into: &out)
+        case .overflowing:
+            renderer.frame(at: time, into: &out)
+            if !renderer.isAnimating { showCollapsed(at: time, fromTextEnd: true, into: &out) }
+        case .collapsed:
+            paintDim(at: time, into: &out)
+        case .expanding:
+            renderer.frame(at: time, into: &out)
+            if !renderer.isAnimating { finishExpansion(into: &out) }
+        case .expanded, .done:
+            break
+        }
+    }
+
+    mutating func flushSettled(into out: inout [UInt8]) {
+        renderer.flushSettled(into: &out)
+        if phase == .overflowing {
+            // Interrupted before the label was drawn: draw the view as it would have ended.
+            showCollapsed(at: lastTime, fromTextEnd: true, into: &out)
+            paintDim(step: dimTargetStep, into: &out)
+        }
+    }
+
+    mutating func resize(columns newColumns: Int?, into out: inout [UInt8]) {
+        configuration.columns = newColumns
+        giveUp(labelRowKnown: true, into: &out)
+        renderer.resize(columns: newColumns, into: &out)
+    }
+
+    mutating func resetPen(into out: inout [UInt8]) { renderer.resetPen(into: &out) }
+
+    mutating func forgetCursor(into out: inout [UInt8]) {
+        // The shell wrote to the terminal meanwhile: the rows drawn are no longer where they were.
+        giveUp(labelRowKnown: false, into: &out)
+        renderer.forgetCursor(into: &out)
+    }
+
+    // MARK: Keys
+
+    /// Keys are read from now on: the label gets its hint.
+    /// - Parameter screenRows: the terminal's height (nil when unknown: no `Show less`).
+    mutating func beginPrompt(screenRows: Int?, into out: inout [UInt8]) {
+        prompting = true
+        self.screenRows = screenRows
+        if phase == .collapsed { drawLabel(expanded: false, into: &out) }
+    }
+
+    /// Whether the prompt goes on (keys are read).
+    var awaitsKey: Bool { phase == .collapsed || phase == .expanding || phase == .expanded }
+
+    /// Acts on one key at `time`.
+    mutating func press(_ key: Key, at time: Seconds, into out: inout [UInt8]) {
+        switch (key, phase) {
+        case (.toggle, .collapsed):
+            expand(at: time, restoringLastRow: true, into: &out)
+            phase = .expanding
+        case (.toggle, .expanding):
+            // Impatient: the rest at once.
+            renderer.flushSettled(into: &out)
+            finishExpansion(into: &out)
+        case (.toggle, .expanded):
+            collapse(at: time, into: &out)
+        case (.quit, .collapsed), (.quit, .expanded):
+            prompting = false
+            drawLabel(expanded: phase == .expanded, into: &out)
+            out += Self.resetPen + Array("\r\n".utf8)
+            phase = .done
+        case (.quit, .expanding):
+            renderer.flushSettled(into: &out)
+            phase = .done
+        default:
+            break
+        }
+    }
+
+    /// The prompt cannot be shown (no foreground terminal): expand without asking.
+    mutating func expandWithoutAsking(at time: Seconds, into out: inout [UInt8]) {
+        guard phase == .collapsed else { return }
+        prompting = false
+        expand(at: time, restoringLastRow: true, into: &out)
+        phase = .expanding
+    }
+
+    // MARK: Following the input
+
+    /// Takes the tokens scanned so far: while streaming, those on the visible rows go to the
+    /// renderer; the rest is measured and held.
+    private mutating func follow(at time: Seconds) {
+        var forwardEnd = forwarded
+        while let token = queue.first {
+            if phase == .streaming {
+                var overflows = false
+                if case .text(let start, let count) = token {
+                    // A run of ASCII may start on a visible row and go on past the last one.
+                    let fitting = layout.textBytesFitting(before: visibleRows)
+                    if fitting < count {
+                        if fitting > 0 {
+                            layout.applyText(start: start, count: fitting)
+                            forwardEnd = start + fitting
+                            queue.replaceFirst(with: .text(start: start + fitting, count: count - fitting))
+                        }
+                        overflows = true
+                    }
+                } else if let landing = layout.landingRow(of: token), landing >= visibleRows {
+                    overflows = true
+                }
+                if overflows {
+                    cut = forwardEnd
+                    penAtCut = layout.pen
+                    cutAfterNewline = layout.row >= visibleRows
+                    phase = .overflowing
+                    continue
+                }
+                layout.apply(token, store)
+                _ = queue.removeFirst()
+                forwardEnd = Self.end(of: token)
+                if layout.lost {
+                    // Cursor movement on the visible rows: nothing here can be repainted safely.
+                    phase = .streamingAll
+                    break
+                }
+            } else {
+                layout.apply(token, store)
+                _ = queue.removeFirst()
+                if layout.lost { restIsMeasured = false }
+            }
+        }
+        if phase == .streamingAll {
+            // Everything not yet forwarded, scanned or not, goes on to the renderer.
+            forwardEnd = store.end
+        }
+        if forwardEnd > forwarded {
+            renderer.receive(store[forwarded..<forwardEnd], at: time)
+            forwarded = forwardEnd
+        }
+        if phase == .streaming && layout.row < visibleRows - 1 {
+            // Rows above the last visible one are never repainted: their bytes can go.
+            store.discard(upTo: min(layout.rowStart, forwarded, tokenizer.heldFrom))
+        } else if phase == .streamingAll {
+            dropHeldText()
+        }
+        if store.count > holdingLimit {
+            // Too much to hold: the view expands by itself (issue 7).
+            if phase == .overflowing {
+                var nothing: [UInt8] = []
+                giveUp(labelRowKnown: true, into: &nothing)
+            } else if phase == .collapsed {
+                expandPending = true  // drawn at the next frame
+            }
+        }
+    }
+
+    private mutating func dropHeldText() {
+        store = ByteStore()
+        queue = TokenQueue()
+        tokenizer = Tokenizer(ambiguousIsWide: configuration.ambiguousIsWide)
+    }
+
+    private static func end(of token: Token) -> Int {
+        switch token {
+        case .text(let s, let n): return s + n
+        case .cluster(let s, let n, _, _), .extend(let s, let n, _, _), .sequence(let s, let n, _), .raw(let s, let n):
+            return s + n
+        case .control(let s, _): return s + 1
+        }
+    }
+
+    /// Stops collapsing: from now on everything streams through the renderer. Before the label is
+    /// drawn, the held text simply follows the rows; after, the rest starts on a fresh renderer at
+    /// the label's row (erased when `labelRowKnown`; else wherever the cursor is, column unknown).
+    private mutating func giveUp(labelRowKnown: Bool, into out: inout [UInt8]) {
+        switch phase {
+        case .streaming:
+            phase = .streamingAll
+            dropHeldText()
+        case .overflowing:
+            if store.end > forwarded { renderer.receive(store[forwarded..<store.end], at: lastTime) }
+            phase = .streamingAll
+            dropHeldText()
+        case .collapsed:
+            out += Self.resetPen
+            if labelRowKnown { out += Array("\r\u{1B}[K".utf8) }
+            labelCells = 0
+            dimStart = nil
+            restartRenderer(at: lastTime)
+            if !labelRowKnown { renderer.forgetCursor(into: &out) }
+            phase = .streamingAll
+            dropHeldText()
+        default:
+            break
+        }
+        expandPending = false
+    }
+
+    // MARK: Drawing
+
+    /// Draws the collapsed view: from the end of the visible text (first time) the cursor goes to
+    /// the row below, the label is drawn there, and the last row starts fading out.
+    private mutating func showCollapsed(at time: Seconds, fromTextEnd: Bool, into out: inout [UInt8]) {
+        out += Self.resetPen
+        if fromTextEnd && !cutAfterNewline { out += Array("\r\n".utf8) }
+        drawLabel(expanded: false, into: &out)
+        phase = .collapsed
+        dimStart = time
+        dimStep = 0
+        paintDim(at: time, into: &out)
+    }
+
+    /// The number of fade-out steps in this colour depth.
+    private var dimTargetStep: Int {
+        switch configuration.colorDepth {
+        case .none: return 0
+        case .basic16: return 1
+        default: return Self.dimSteps
+        }
+    }
+
+    /// Repaints the last visible row at the fade-out step due at `time`, if it changed.
+    private mutating func paintDim(at time: Seconds, into out: inout [UInt8]) {
+        guard let start = dimStart, dimStep < dimTargetStep else { return }
+        let elapsed = min(max(0, time - start), Self.dimDuration)
+        paintDim(step: min(dimTargetStep, Int(elapsed / Self.dimDuration * Double(dimTargetStep)) + 1), into: &out)
+    }
+
+    /// Repaints the last visible row at fade-out `step` (of `dimTargetStep`), if it changed.
+    private mutating func paintDim(step: Int, into out: inout [UInt8]) {
+        guard dimStart != nil, step != dimStep else { return }
+        dimStep = step
+        let opacity = 1 - (1 - Self.dimmedOpacity) * Double(step) / Double(dimTargetStep)
+        out += Self.synchronizedBegin
+        repaintLastRow(opacity: opacity, into: &out)
+        out += Self.synchronizedEnd
+    }
+
+    /// From the label row: up to the last visible row, its cells at `opacity`, back after the label.
+    private func repaintLastRow(opacity: Double, into out: inout [UInt8]) {
+        out += Array("\r\u{1B}[A".utf8)
+        out += Self.resetPen
+        var pen = GraphicRendition()
+        var skip = 0
+        for cell in layout.cells {
+            switch cell {
+            case .empty:
+                skip += 1
+            case .continuation:
+                break
+            case .glyph(let bytes, _, let cellPen):
+                if skip > 0 { out += Array("\u{1B}[\(skip)C".utf8); skip = 0 }
+                let wanted = dimmed(cellPen, opacity: opacity)
+                if wanted != pen {
+                    let params = wanted.render()
+                    out += Array((params.isEmpty ? "\u{1B}[0m" : "\u{1B}[0;\(params)m").utf8)
+                    pen = wanted
+                }
+                out += store[bytes]
+            }
+        }
+        out += Self.resetPen
+        out += Array("\r\u{1B}[B".utf8)
+        if labelCells > 0 { out += Array("\u{1B}[\(labelCells)C".utf8) }
+    }
+
+    /// `pen` with its foreground `opacity` of the way from the background (TERMINAL-NOTES §3).
+    private func dimmed(_ pen: GraphicRendition, opacity: Double) -> GraphicRendition {
+        guard opacity < 1, pen.allowsFade else { return pen }
+        switch configuration.colorDepth {
+        case .none:
+            return pen
+        case .basic16:
+            return pen.replacingForeground(with: nil, faint: true)
+        case .palette256, .trueColor:
+            let target = Self.rgb(pen.foreground) ?? configuration.foreground
+            let background = Self.rgb(pen.background) ?? configuration.background
+            let c = ColorRamp.mix(background, target, opacity)
+            let parameter = configuration.colorDepth == .palette256
+                ? "38;5;\(ColorRamp.nearestPaletteIndex(c))" : "38;2;\(c.red);\(c.green);\(c.blue)"
+            return pen.replacingForeground(with: parameter)
+        }
+    }
+
+    private static func rgb(_ color: TerminalColor) -> RGB? {
+        switch color {
+        case .default: return nil
+        case .indexed(let i): return RGB.xterm(i)
+        case .rgb(let c): return c
+        }
+    }
+
+    /// Draws the label (bold) on the cursor's row, replacing what was there, with the key hint while
+    /// prompting; the cursor ends right after it.
+    private mutating func drawLabel(expanded: Bool, into out: inout [UInt8]) {
+        let width = (configuration.columns ?? 80) - 1
+        let text = Self.fit(expanded ? lessLabel : moreLabel, cells: width)
+        let long = expanded ? "  Enter or Space to collapse, q to quit" : "  Enter or Space to expand, q to quit"
+        let short = "  (Enter, q)"
+        let hint = text.cells + long.count <= width ? long : short
+        let showHint = prompting && text.cells + hint.count <= width
+        let styled = configuration.colorDepth != .none
+        out += Array("\r\u{1B}[K".utf8)
+        if styled { out += Array("\u{1B}[0;1m".utf8) }
+        out += Array(text.text.utf8)
+        if styled { out += Self.resetPen }
+        if showHint {
+            if styled { out += Array("\u{1B}[2m".utf8) }
+            out += Array(hint.utf8)
+            if styled { out += Self.resetPen }
+        }
+        labelCells = text.cells + (showHint ? hint.count : 0)
+    }
+
+    /// `label` without control characters, cut to at most `cells` cells.
+    static func fit(_ label: String, cells: Int) -> (text: String, cells: Int) {
+        var text = ""
+        var used = 0
+        for character in label {
+            if character.unicodeScalars.contains(where: { $0.value < 0x20 || ($0.value >= 0x7F && $0.value < 0xA0) }) { continue }
+            let width = CellWidth.measure(character.unicodeScalars).cells
+            if used + width > cells { break }
+            text.append(character)
+            used += width
+        }
+        return (text, used)
+    }
+
+    /// Replaces the label with the rest of the text: the last row back to full colour, then the
+    /// rest from the row below through a fresh renderer, starting in the SGR state it had.
+    private mutating func expand(at time: Seconds, restoringLastRow: Bool, into out: inout [UInt8]) {
+        out += Self.synchronizedBegin
+        out += Self.resetPen
+        out += Array("\r\u{1B}[K".utf8)
+        labelCells = 0
+        if restoringLastRow && dimStep > 0 { repaintLastRow(opacity: 1, into: &out) }
+        out += Self.synchronizedEnd
+        dimStart = nil
+        dimStep = 0
+        restartRenderer(at: time)
+    }
+
+    /// A fresh renderer at column 0 of the row below the visible rows, fed the held rest.
+    private mutating func restartRenderer(at time: Seconds) {
+        renderer = FadeRenderer(configuration: configuration)
+        let params = penAtCut.render()
+        if !params.isEmpty { renderer.receive(Array("\u{1B}[0;\(params)m".utf8), at: time) }
+        if store.end > cut { renderer.receive(store[cut..<store.end], at: time) }
+        if inputEnded { renderer.endInput(at: time) }
+    }
+
+    /// The rest has been drawn: offer `Show less` if the whole text is on screen, else end.
+    private mutating func finishExpansion(into out: inout [UInt8]) {
+        let labelRow = layout.atEmptyRowStart ? layout.row : layout.row + 1
+        guard prompting, restIsMeasured, let rows = screenRows, labelRow + 1 <= rows else {
+            phase = .done
+            return
+        }
+        out += Self.resetPen
+        if !layout.atEmptyRowStart { out += Array("\r\n".utf8) }
+        drawLabel(expanded: true, into: &out)
+        phase = .expanded
+    }
+
+    /// From the `Show less` label back to the collapsed view: up to the first row of the rest,
+    /// erase to the end of the screen, label, fade the last visible row out again.
+    private mutating func collapse(at time: Seconds, into out: inout [UInt8]) {
+        let labelRow = layout.atEmptyRowStart ? layout.row : layout.row + 1
+        let up = labelRow - visibleRows
+        out += Self.synchronizedBegin
+        out += Self.resetPen
+        out += Array("\r".utf8)
+        if up > 0 { out += Array("\u{1B}[\(up)A".utf8) }
+        out += Array("\u{1B}[J".utf8)
+        out += Self.synchronizedEnd
+        showCollapsed(at: time, fromTextEnd: false, into: &out)
+    }
+
+    static let resetPen = Array("\u{1B}[0m".utf8)
+    static let synchronizedBegin = Array("\u{1B}[?2026h".utf8)
+    static let synchronizedEnd = Array("\u{1B}[?2026l".utf8)
+}
