@@ -112,8 +112,13 @@ public struct FadeRenderer: Sendable {
         inputEnded = true
     }
 
-    /// Input bytes received and not yet written, in bytes (what reading pauses on).
-    public var pendingBytes: Int { store.end - writtenOffset }
+    /// Memory held for input not yet written, in bytes: the input bytes and the tokens that
+    /// describe them (a flood of short lines costs more in tokens than in bytes). Reading pauses on it.
+    public var pendingBytes: Int { store.end - writtenOffset + queue.count * MemoryLayout<Token>.stride }
+
+    /// Most bytes one frame writes before it leaves the rest to the next frame (16 ms later), so a
+    /// huge burst never needs one huge buffer.
+    static let frameByteLimit = 4 << 20
 
     private var writtenOffset: Int {
         guard let first = queue.first else { return min(queue.endOffset, tokenizer.heldFrom) }
@@ -192,6 +197,7 @@ public struct FadeRenderer: Sendable {
         let target = finishing ? pacing.received : pacing.revealedCount(front: front)
         let settledEdge = finishing ? pacing.received : pacing.settledCount(front: front)
         loop: while let token = queue.first {
+            if !finishing && out.count - start > Self.frameByteLimit { break }
             switch token {
             case .text(let s, let n):
                 guard revealed < target else { break loop }

@@ -177,9 +177,15 @@ public enum Signals {
     public static func install(_ signals: [Int32]) -> Int32 {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { return -1 }
-        for fd in ends {
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)  // our own pipe, not a shared one
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        for i in 0..<2 {
+            // Keep clear of 0–2: with stdin closed, pipe() would hand out descriptor 0 and the
+            // loop would wait on its own signal pipe as if it were the input.
+            if ends[i] < 3 {
+                let moved = fcntl(ends[i], F_DUPFD_CLOEXEC, 3)
+                if moved >= 0 { close(ends[i]); ends[i] = moved }
+            }
+            _ = fcntl(ends[i], F_SETFL, fcntl(ends[i], F_GETFL) | O_NONBLOCK)  // our own pipe, not a shared one
+            _ = fcntl(ends[i], F_SETFD, FD_CLOEXEC)
         }
         signalPipeWriteEnd = ends[1]
         _ = signal(SIGPIPE, SIG_IGN)
@@ -187,9 +193,30 @@ public enum Signals {
         return ends[0]
     }
 
-    /// Sends `signal` to the self-pipe (again, after it was reset to its default action).
+    /// Sends `signal` to the self-pipe (again, after it was reset to its default action), unless it
+    /// was ignored when typewrite started (`nohup`, `cmd &` in a script): those stay ignored, as
+    /// they do for cat.
     public static func route(_ signo: Int32) {
-        _ = signal(signo, forwardSignal)
+        let previous = signal(signo, forwardSignal)
+        if unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) || ignoredAtStart.contains(signo) {
+            ignoredAtStart.insert(signo)
+            _ = signal(signo, SIG_IGN)
+        }
+    }
+
+    /// Signals that were ignored when typewrite started. Written only by `route`, which runs on
+    /// the main thread outside signal handlers; never read by a handler.
+    nonisolated(unsafe) private static var ignoredAtStart: Set<Int32> = []
+
+    /// Runs `body` with the terminating and stopping signals blocked, so that a terminal mode
+    /// changed inside is always restored before any of them can act (they are delivered after).
+    public static func withTerminatingSignalsBlocked<T>(_ body: () -> T) -> T {
+        var set = sigset_t(), old = sigset_t()
+        sigemptyset(&set)
+        for s in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP, SIGTTIN, SIGTTOU] { sigaddset(&set, s) }
+        _ = pthread_sigmask(SIG_BLOCK, &set, &old)
+        defer { _ = pthread_sigmask(SIG_SETMASK, &old, nil) }
+        return body()
     }
 
     /// Drains the self-pipe. - Returns: the signals received, in order, without repeats.

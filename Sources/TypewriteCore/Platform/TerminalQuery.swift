@@ -19,6 +19,11 @@ public struct TerminalColors: Equatable, Sendable {
     /// before a colour reply means the terminal does not support the query.
     /// Only when /dev/tty is in the foreground process group; nil otherwise or on any failure.
     public static func query(timeout: Seconds = 0.2) -> TerminalColors? {
+        // Ctrl-C during the wait must not leave echo off: signals wait until termios is restored.
+        Signals.withTerminatingSignalsBlocked { queryBlocked(timeout: timeout) }
+    }
+
+    private static func queryBlocked(timeout: Seconds) -> TerminalColors? {
         let fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
