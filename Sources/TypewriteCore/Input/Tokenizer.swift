@@ -264,7 +264,48 @@ public struct Tokenizer: Sendable {
             lastCluster = [store[end - 1]]
             return end - start
         }
-        return segment(start..<end, continuing: continuesCluster ? lastCluster : [], store, &tokens)
+        // Mixed text: two printable ASCII bytes in a row always have a grapheme boundary between
+        // them (UAX #29: ASCII is never Extend, ZWJ, SpacingMark or Prepend), so only the stretches
+        // around non-ASCII bytes, with one ASCII byte of context before, go through `String`.
+        var clusters = 0
+        var asciiStart = start
+        var i = start
+        var previous = continuesCluster ? lastCluster : []
+        if continuesCluster && (store[start] >= 0x80 || lastCluster.contains { $0 >= 0x80 }) {
+            i = start
+            asciiStart = start
+            clusters += segmentComplex(from: start, &i, end: end, previous: &previous, store, &tokens)
+            asciiStart = i
+        }
+        while i < end {
+            if store[i] < 0x80 { i += 1; continue }
+            let complexStart = i > asciiStart ? i - 1 : i
+            if complexStart > asciiStart {
+                tokens.append(.text(start: asciiStart, count: complexStart - asciiStart))
+                clusters += complexStart - asciiStart
+                previous = []
+            }
+            clusters += segmentComplex(from: complexStart, &i, end: end, previous: &previous, store, &tokens)
+            asciiStart = i
+        }
+        if asciiStart < end {
+            tokens.append(.text(start: asciiStart, count: end - asciiStart))
+            clusters += end - asciiStart
+            lastCluster = [store[end - 1]]
+        }
+        return clusters
+    }
+
+    /// Segments the stretch that starts at `start` and runs until two ASCII bytes in a row (or
+    /// `end`), leaving `i` at its end.
+    private mutating func segmentComplex(from start: Int, _ i: inout Int, end: Int, previous: inout [UInt8],
+                                         _ store: ByteStore, _ tokens: inout TokenQueue) -> Int {
+        var k = max(i, start) + 1
+        while k < end && !(store[k - 1] < 0x80 && store[k] < 0x80) { k += 1 }
+        i = min(k, end)
+        let clusters = segment(start..<i, continuing: previous, store, &tokens)
+        previous = []
+        return clusters
     }
 
     /// Splits valid UTF-8 text into grapheme clusters; the first may continue `previous`.

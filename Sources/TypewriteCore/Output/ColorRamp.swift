@@ -34,7 +34,14 @@ struct ColorRamp: Sendable {
     }
 
     /// The code for `opacity` on a cell fading from `background` to `target`.
-    mutating func code(opacity: Double, from background: RGB, to target: RGB) -> Code {
+    ///
+    /// `phase` (0 ≤ phase < 1) shifts where this cell's steps fall. Cells at consecutive indices get
+    /// different phases (`phase(ofClusterAt:)`), so as the front moves their steps happen at
+    /// different moments and every frame has something to draw, instead of all cells stepping
+    /// together once per character: a smoother fade for the same number of bytes. An older cell
+    /// (index i) is never darker than a newer one (i + 1): its opacity is higher by 1/fade, which
+    /// is at least one step, and a phase adds less than one step.
+    mutating func code(opacity: Double, from background: RGB, to target: RGB, phase: Double = 0) -> Code {
         if opacity >= 1 { return Self.settled }
         switch depth {
         case .none: return Self.settled
@@ -42,9 +49,15 @@ struct ColorRamp: Sendable {
         case .palette256, .trueColor:
             let key = Key(from: background, to: target)
             let ramp = cache[key] ?? makeRamp(key)
-            let level = min(levels - 1, max(0, Int(opacity * Double(levels))))
+            let level = min(levels - 1, max(0, Int(opacity * Double(levels) + phase)))
             return ramp[level]
         }
+    }
+
+    /// A well-spread phase for the cluster at `index`: the fractional part of index × the golden ratio.
+    static func phase(ofClusterAt index: Int) -> Double {
+        let x = Double(index % 1_000_003) * 0.618_033_988_749_895
+        return x - x.rounded(.down)
     }
 
     private mutating func makeRamp(_ key: Key) -> [Code] {

@@ -13,7 +13,7 @@ public struct FadeConfiguration: Sendable {
     /// The colour text in the default foreground fades toward before it settles with SGR 39.
     public var foreground = RGB(208, 208, 208)
     /// Steps of the fade between invisible and settled.
-    public var levels = 10
+    public var levels = 12
     /// Whether East Asian ambiguous-width characters are two cells wide (UAX #11).
     public var ambiguousIsWide = false
     /// Whether the tty turns LF into CR LF (termios OPOST and ONLCR), so LF returns to column 0.
@@ -86,10 +86,18 @@ public struct FadeRenderer: Sendable {
         var to: RGB
     }
 
+    /// One frame period at 60 frames per second, in seconds.
+    public static let frameAllowance: Seconds = 1.0 / 60
+
     public init(configuration: FadeConfiguration) {
         self.configuration = configuration
+        // Bursts end one frame early, so that the frame showing the last of them settled still
+        // comes within the maximum lag of its arrival.
+        let lag = configuration.maximumLag.isFinite
+            ? max(PacingEngine.minimumBurstDuration, configuration.maximumLag - Self.frameAllowance)
+            : configuration.maximumLag
         self.pacing = PacingEngine(charactersPerSecond: configuration.charactersPerSecond,
-                                   fadeWidth: configuration.fadeWidth, maximumLag: configuration.maximumLag)
+                                   fadeWidth: configuration.fadeWidth, maximumLag: lag)
         self.tokenizer = Tokenizer(ambiguousIsWide: configuration.ambiguousIsWide)
         self.ramp = ColorRamp(depth: configuration.colorDepth, levels: configuration.levels)
         self.columns = configuration.columns.flatMap { $0 > 0 ? $0 : nil }
@@ -348,7 +356,7 @@ public struct FadeRenderer: Sendable {
         if canFade && !unchanged && opacity < 1 {
             from = Self.rgb(of: inputPen.background) ?? configuration.background
             to = Self.rgb(of: inputPen.foreground) ?? configuration.foreground
-            code = ramp.code(opacity: opacity, from: from, to: to)
+            code = ramp.code(opacity: opacity, from: from, to: to, phase: phase(index))
         }
         if code == ColorRamp.settled && cells.isEmpty {
             restorePen(into: &out)
@@ -399,6 +407,13 @@ public struct FadeRenderer: Sendable {
 
     // MARK: Repainting
 
+    /// The step phase of a cell, in steps. Neighbouring cells differ in opacity by 1/fade, which is
+    /// levels/fade steps; phases are kept below that, so an older cell is never darker than a newer one.
+    private func phase(_ index: Int) -> Double {
+        guard configuration.fadeWidth > 0 else { return 0 }
+        return ColorRamp.phase(ofClusterAt: index) * min(1, Double(configuration.levels) / configuration.fadeWidth)
+    }
+
     private func fadePen(_ pen: GraphicRendition, _ code: ColorRamp.Code) -> GraphicRendition {
         if configuration.colorDepth == .basic16 { return pen.replacingForeground(with: nil, faint: true) }
         return pen.replacingForeground(with: ramp.foregroundParameter(code))
@@ -413,7 +428,8 @@ public struct FadeRenderer: Sendable {
         for (i, cell) in cells.enumerated() {
             var code = cell.code
             if code != ColorRamp.settled {
-                code = ramp.code(opacity: pacing.opacity(ofClusterAt: cell.index, front: front), from: cell.from, to: cell.to)
+                code = ramp.code(opacity: pacing.opacity(ofClusterAt: cell.index, front: front), from: cell.from, to: cell.to,
+                                 phase: phase(cell.index))
             }
             codes.append(code)
             if code != cell.code && firstChanged == nil { firstChanged = i }

@@ -12,7 +12,21 @@ struct AnimatedSession<Writer: AnimatedWriter> {
     static var framePeriod: Seconds { 1.0 / 60 }
     /// Reading pauses while more than this many input bytes wait to be shown (issue 4: 16 MiB).
     static var pendingLimit: Int { 16 * 1024 * 1024 }
-    static var readSize: Int { 64 * 1024 }
+    /// Most bytes taken in as one burst, in bytes.
+    static var readSize: Int { 1024 * 1024 }
+
+    /// Reads a burst: everything available now, up to `buffer.count` bytes, in as many `read(2)`
+    /// calls as it takes (a pipe gives at most 64 KiB a call), so a large burst is paced from its
+    /// arrival rather than from its last piece. Returns nil when nothing was available.
+    static func readBurst(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int? {
+        guard var total = try System.read(fd, into: buffer) else { return nil }
+        while total > 0 && total < buffer.count,
+              System.poll([(fd, System.pollIn)], timeout: 0)[0] & System.pollIn != 0 {
+            guard let n = try System.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[total...])), n > 0 else { break }
+            total += n
+        }
+        return total
+    }
 
     private var status: Int32 = 0
     private var nextInput = 0
@@ -71,7 +85,7 @@ struct AnimatedSession<Writer: AnimatedWriter> {
             }
             if reading, let input, events[1] != 0 {
                 do throws(SystemError) {
-                    guard let n = try System.read(input.descriptor, into: buffer) else { continue }
+                    guard let n = try Self.readBurst(input.descriptor, into: buffer) else { continue }
                     if n == 0 {
                         self.input = nil
                         openNextInput()
