@@ -42,15 +42,25 @@ struct ColorRamp: Sendable {
     /// (index i) is never darker than a newer one (i + 1): its opacity is higher by 1/fade, which
     /// is at least one step, and a phase adds less than one step.
     mutating func code(opacity: Double, from background: RGB, to target: RGB, phase: Double = 0) -> Code {
-        if opacity >= 1 { return Self.settled }
+        code(level: level(opacity: opacity, phase: phase), from: background, to: target)
+    }
+
+    /// The step for `opacity`: 0 …< `levels` while fading, `levels` once settled.
+    func level(opacity: Double, phase: Double = 0) -> Int {
+        if opacity >= 1 || depth == .none { return levels }
+        return min(levels - 1, max(0, Int(opacity * Double(levels) + phase)))
+    }
+
+    /// The colour of step `level` (`levels` and above: settled).
+    mutating func code(level: Int, from background: RGB, to target: RGB) -> Code {
+        if level >= levels { return Self.settled }
         switch depth {
         case .none: return Self.settled
         case .basic16: return 1
         case .palette256, .trueColor:
             let key = Key(from: background, to: target)
             let ramp = cache[key] ?? makeRamp(key)
-            let level = min(levels - 1, max(0, Int(opacity * Double(levels) + phase)))
-            return ramp[level]
+            return ramp[max(0, level)]
         }
     }
 

@@ -82,6 +82,8 @@ public struct FadeRenderer: Sendable {
         var pen: GraphicRendition
         var index: Int
         var code: ColorRamp.Code
+        /// The step painted: 0 …< levels while fading, levels when settled.
+        var level: Int
         var from: RGB
         var to: RGB
     }
@@ -352,11 +354,13 @@ public struct FadeRenderer: Sendable {
         }
         let unchanged = rowContent.count > c && rowContent[c] == key && key != 0
         var code = ColorRamp.settled
+        var level = ramp.levels
         var from = configuration.background, to = configuration.foreground
         if canFade && !unchanged && opacity < 1 {
             from = Self.rgb(of: inputPen.background) ?? configuration.background
             to = Self.rgb(of: inputPen.foreground) ?? configuration.foreground
-            code = ramp.code(opacity: opacity, from: from, to: to, phase: phase(index))
+            level = ramp.level(opacity: opacity, phase: phase(index))
+            code = ramp.code(level: level, from: from, to: to)
         }
         if code == ColorRamp.settled && cells.isEmpty {
             restorePen(into: &out)
@@ -367,7 +371,8 @@ public struct FadeRenderer: Sendable {
             out.append(contentsOf: bytes)
             let range = cellBytes.count..<(cellBytes.count + bytes.count)
             cellBytes.append(contentsOf: bytes)
-            cells.append(Cell(column: c, width: width, bytes: range, pen: inputPen, index: index, code: code, from: from, to: to))
+            cells.append(Cell(column: c, width: width, bytes: range, pen: inputPen, index: index, code: code, level: level,
+                              from: from, to: to))
         }
         record(key, at: c, width: width)
         column = c + width
@@ -420,22 +425,36 @@ public struct FadeRenderer: Sendable {
     }
 
     /// Repaints cells whose colour step changed, moving back along the row and forward again.
+    ///
+    /// When the front moves slowly over few cells, whole frames can pass with no cell reaching its
+    /// next step; then the newest cell that can step without passing its older neighbour steps a
+    /// little early, so the motion keeps a steady frame rate (issue 5: no gap over two frames).
     private mutating func repaint(front: Double, into out: inout [UInt8]) {
         guard !cells.isEmpty, let end = column else { return }
-        var codes = [ColorRamp.Code]()
-        codes.reserveCapacity(cells.count)
+        var levels = [Int]()
+        levels.reserveCapacity(cells.count)
         var firstChanged: Int?
         for (i, cell) in cells.enumerated() {
-            var code = cell.code
-            if code != ColorRamp.settled {
-                code = ramp.code(opacity: pacing.opacity(ofClusterAt: cell.index, front: front), from: cell.from, to: cell.to,
-                                 phase: phase(cell.index))
+            var level = cell.level
+            if level < ramp.levels {
+                // A cell never steps back toward the background.
+                level = max(level, ramp.level(opacity: pacing.opacity(ofClusterAt: cell.index, front: front), phase: phase(cell.index)))
             }
-            codes.append(code)
-            if code != cell.code && firstChanged == nil { firstChanged = i }
+            levels.append(level)
+            if level != cell.level && firstChanged == nil { firstChanged = i }
+        }
+        if firstChanged == nil {
+            for j in stride(from: cells.count - 1, through: 0, by: -1) where levels[j] < ramp.levels {
+                // The oldest fading cell may settle early; any other may step up to its older neighbour.
+                if j == 0 || levels[j - 1] >= levels[j] + 1 {
+                    levels[j] += 1
+                    firstChanged = j
+                    break
+                }
+            }
         }
         guard let first = firstChanged else { return }
-        paint(from: first, codes: codes, cursorAt: end, into: &out)
+        paint(from: first, levels: levels, cursorAt: end, into: &out)
     }
 
     /// Snaps every fading cell to its final style.
@@ -445,21 +464,31 @@ public struct FadeRenderer: Sendable {
             cellBytes.removeAll(keepingCapacity: true)
             return
         }
-        paint(from: first, codes: Array(repeating: ColorRamp.settled, count: cells.count), cursorAt: end, into: &out)
+        paint(from: first, levels: Array(repeating: ramp.levels, count: cells.count), cursorAt: end, into: &out)
         cells.removeAll(keepingCapacity: true)
         cellBytes.removeAll(keepingCapacity: true)
     }
 
-    private mutating func paint(from first: Int, codes: [ColorRamp.Code], cursorAt end: Int, into out: inout [UInt8]) {
+    private mutating func paint(from first: Int, levels: [Int], cursorAt end: Int, into out: inout [UInt8]) {
+        var codes = [ColorRamp.Code]()
+        codes.reserveCapacity(cells.count)
+        for (i, cell) in cells.enumerated() {
+            codes.append(levels[i] == cell.level ? cell.code : ramp.code(level: levels[i], from: cell.from, to: cell.to))
+        }
+        guard let firstWrite = (first..<cells.count).first(where: { codes[$0] != cells[$0].code }) else {
+            for i in first..<cells.count { cells[i].level = levels[i] }
+            return
+        }
         frameMovedCursor = true
         if absoluteMoves {
-            Self.appendCSI(&out, cells[first].column + 1, final: 0x47, always: true)  // CHA
+            Self.appendCSI(&out, cells[firstWrite].column + 1, final: 0x47, always: true)  // CHA
         } else {
-            Self.appendCSI(&out, end - cells[first].column, final: 0x44)  // CUB, counting cells
+            Self.appendCSI(&out, end - cells[firstWrite].column, final: 0x44)  // CUB, counting cells
         }
         var skip = 0
-        for i in first..<cells.count {
+        for i in firstWrite..<cells.count {
             let cell = cells[i]
+            cells[i].level = levels[i]
             if codes[i] == cell.code {
                 skip += cell.width
                 continue
