@@ -189,6 +189,12 @@ public struct Tokenizer: Sendable {
                     finishSequence(at: p, .broken, &tokens)
                 }
             case .singleShift:
+                if byte < 0x20 || byte == 0x7F {
+                    // Not a character to shift (a control or another sequence): SS2/SS3 ends here
+                    // and this byte is scanned again.
+                    finishSequence(at: p, .singleShift, &tokens)
+                    continue
+                }
                 p += 1
                 switch byte {
                 case 0xC2...0xDF: state = .singleShiftUTF8(remaining: 1)

@@ -203,6 +203,7 @@ public struct FadeRenderer: Sendable {
     private mutating func render(front: Double, finishing: Bool, into out: inout [UInt8]) {
         let start = out.count
         frameMovedCursor = false
+        var synchronized = false
         repaint(front: front, into: &out)
         let target = finishing ? pacing.received : pacing.revealedCount(front: front)
         let settledEdge = finishing ? pacing.received : pacing.settledCount(front: front)
@@ -238,6 +239,13 @@ public struct FadeRenderer: Sendable {
                 if !finishing && revealed >= target && hasFadingCells { break loop }
                 snap(into: &out)
                 restorePen(into: &out)
+                if frameMovedCursor && !synchronized {
+                    // An incomplete UTF-8 sequence must be the last thing written, as with cat:
+                    // close the synchronized update before it, not after.
+                    out.insert(contentsOf: Self.synchronizedOutputBegin, at: start)
+                    out.append(contentsOf: Self.synchronizedOutputEnd)
+                    synchronized = true
+                }
                 out.append(contentsOf: store[s..<(s + n)])
                 column = nil
                 rowContent.removeAll()
@@ -246,7 +254,7 @@ public struct FadeRenderer: Sendable {
         }
         if finishing { snap(into: &out) }
         restorePen(into: &out)
-        if frameMovedCursor && out.count > start {
+        if frameMovedCursor && !synchronized && out.count > start {
             out.insert(contentsOf: Self.synchronizedOutputBegin, at: start)
             out.append(contentsOf: Self.synchronizedOutputEnd)
         }
@@ -553,11 +561,11 @@ public struct FadeRenderer: Sendable {
         out.append(byte)
         switch byte {
         case 0x0D:  // CR
-            if columns != nil { column = 0 }
+            if columns != nil && !autowrapOff { column = 0 }
             pendingWrap = false
         case 0x0A, 0x0B, 0x0C:  // LF, VT, FF
             newRow(wrapped: false)
-            if byte == 0x0A && configuration.newlineReturnsCarriage && columns != nil {
+            if byte == 0x0A && configuration.newlineReturnsCarriage && columns != nil && !autowrapOff {
                 column = 0
                 pendingWrap = false
             } else if pendingWrap {
@@ -578,13 +586,21 @@ public struct FadeRenderer: Sendable {
     }
 
     private mutating func sequence(_ range: Range<Int>, kind: SequenceKind, into out: inout [UInt8]) {
+        if case .csi(0x6D, 0, false, true) = kind {
+            // SGR with C0 controls inside: the terminal runs the controls and still sets the pen.
+            snap(into: &out)
+            restorePen(into: &out)
+            out.append(contentsOf: store[range])
+            inputPen.apply(parameters: store[(range.lowerBound + 2)..<(range.upperBound - 1)].filter { $0 >= 0x20 })
+            terminalPen = inputPen
+            inputPenID = penID(inputPen)
+            forgetColumn()
+            return
+        }
         if kind.isSelectGraphicRendition {
             let wasInSync = terminalPen == inputPen
             inputPen.apply(parameters: store[(range.lowerBound + 2)..<(range.upperBound - 1)])
-            if let id = penIDs[inputPen] { inputPenID = id } else {
-                inputPenID = penIDs.count
-                if penIDs.count < 4096 { penIDs[inputPen] = inputPenID } else { inputPenID = -1 }
-            }
+            inputPenID = penID(inputPen)
             if wasInSync {
                 out.append(contentsOf: store[range])
                 terminalPen = inputPen
@@ -596,10 +612,18 @@ public struct FadeRenderer: Sendable {
         out.append(contentsOf: store[range])
         switch kind {
         case .csi(let final, let marker, let intermediates, let controls):
+            if intermediates && final == 0x70 && store[range].contains(0x21) {  // DECSTR: CSI ! p
+                terminalSetPen(GraphicRendition())
+                shiftedOut = false
+                nonASCIICharset = false
+                autowrapOff = true  // VT510: soft reset turns autowrap off; stay safe until ?7h
+            }
             guard !controls, !intermediates else { forgetColumn(); return }
             csi(final: final, privateMarker: marker, parameters: store[(range.lowerBound + 2)..<(range.upperBound - 1)])
         case .escape(let final, let intermediate):
             escape(final: final, intermediate: intermediate)
+            // A C0 control inside the sequence was run by the terminal (a CR moves the cursor).
+            if store[(range.lowerBound + 1)..<range.upperBound].contains(where: { $0 < 0x20 || $0 == 0x7F }) { forgetColumn() }
         case .operatingSystemCommand:
             let body = store[(range.lowerBound + 2)..<range.upperBound]
             if body.starts(with: [0x38, 0x3B]) {  // "8;params;URI"
@@ -614,12 +638,48 @@ public struct FadeRenderer: Sendable {
         }
     }
 
+    /// A small number naming `pen`, for comparing cells cheaply (-1 once too many pens were seen).
+    private mutating func penID(_ pen: GraphicRendition) -> Int {
+        if let id = penIDs[pen] { return id }
+        guard penIDs.count < 4096 else { return -1 }
+        let id = penIDs.count
+        penIDs[pen] = id
+        return id
+    }
+
+    /// The terminal replaced its pen (DECRC, DECSTR, RIS…): the input's state is now `pen`.
+    private mutating func terminalSetPen(_ pen: GraphicRendition) {
+        inputPen = pen
+        terminalPen = pen
+        inputPenID = penID(pen)
+    }
+
+    /// What DECSC (ESC 7, and CSI s or entering the 1049 alternate screen) saves: the pen and the
+    /// character set state, one slot for each screen (xterm).
+    private struct SavedCursor { var pen: GraphicRendition; var shiftedOut: Bool; var nonASCIICharset: Bool }
+    private var savedCursor: [SavedCursor?] = [nil, nil]
+    private var screenIndex: Int { alternateScreen ? 1 : 0 }
+
+    private mutating func saveCursor() {
+        savedCursor[screenIndex] = SavedCursor(pen: inputPen, shiftedOut: shiftedOut, nonASCIICharset: nonASCIICharset)
+    }
+
+    private mutating func restoreCursor() {
+        let saved = savedCursor[screenIndex] ?? SavedCursor(pen: GraphicRendition(), shiftedOut: false, nonASCIICharset: false)
+        terminalSetPen(saved.pen)
+        shiftedOut = saved.shiftedOut
+        nonASCIICharset = saved.nonASCIICharset
+        forgetColumn()
+    }
+
     private mutating func forgetColumn() {
         column = nil
         rowContent.removeAll()
     }
 
     private mutating func csi(final: UInt8, privateMarker: UInt8, parameters: ArraySlice<UInt8>) {
+        // The private marker (`?` in `CSI ? 1049 h`) comes before the parameters.
+        let parameters = privateMarker != 0 ? parameters.dropFirst() : parameters
         let params = parameters.split(separator: 0x3B, omittingEmptySubsequences: false).map { field -> Int in
             var v = 0
             for b in field { guard b >= 0x30 && b <= 0x39 else { break }; v = min(v * 10 + Int(b - 0x30), 1 << 20) }
@@ -631,8 +691,13 @@ public struct FadeRenderer: Sendable {
             let set = final == 0x68
             for mode in params {
                 switch mode {
-                case 7: autowrapOff = !set
-                case 47, 1047, 1049: alternateScreen = set; forgetColumn()
+                case 7:
+                    autowrapOff = !set
+                    if !set { forgetColumn() }  // without autowrap the margin behaves differently
+                case 1049:
+                    if set { saveCursor(); alternateScreen = true } else { alternateScreen = false; restoreCursor() }
+                    forgetColumn()
+                case 47, 1047: alternateScreen = set; forgetColumn()
                 case 25, 2026, 1, 12, 1000...1006, 2004: break
                 default: forgetColumn()
                 }
@@ -653,9 +718,17 @@ public struct FadeRenderer: Sendable {
             if let c = column, !pendingWrap { column = min(width - 1, c + param(0, default: 1)) } else { forgetColumn() }
         case 0x44:  // CUB
             if let c = column, !pendingWrap { column = max(0, c - param(0, default: 1)) } else { forgetColumn() }
-        case 0x41, 0x42, 0x4A, 0x53, 0x54, 0x4C, 0x4D:  // CUU, CUD, ED, SU, SD, IL, DL: same column
+        case 0x41, 0x42, 0x4A, 0x53, 0x54:  // CUU, CUD, ED, SU, SD: same column
             newRow(wrapped: false)
             if pendingWrap { forgetColumn() }
+        case 0x4C, 0x4D:  // IL, DL: the cursor goes to the left margin
+            newRow(wrapped: false)
+            column = 0
+            pendingWrap = false
+        case 0x73 where parameters.isEmpty:  // SCOSC (CSI s), as DECSC in xterm
+            saveCursor()
+        case 0x75:  // SCORC (CSI u)
+            restoreCursor()
         case 0x4B, 0x58, 0x40, 0x50:  // EL, ECH, ICH, DCH: this row changes
             rowContent.removeAll()
             if pendingWrap { forgetColumn() }
@@ -678,7 +751,11 @@ public struct FadeRenderer: Sendable {
             nonASCIICharset = final != 0x42
         case (0x29, _), (0x2A, _), (0x2B, _), (0x2D, _), (0x2E, _), (0x2F, _):
             break  // G1–G3 only matter after SO, which stops fading by itself
-        case (0, 0x37), (0, 0x3D), (0, 0x3E):  // DECSC, keypad modes
+        case (0, 0x37):  // DECSC
+            saveCursor()
+        case (0, 0x38):  // DECRC: position, pen and character sets come back
+            restoreCursor()
+        case (0, 0x3D), (0, 0x3E):  // keypad modes
             break
         case (0, 0x45):  // NEL
             newRow(wrapped: false)
@@ -690,10 +767,9 @@ public struct FadeRenderer: Sendable {
         case (0, 0x48):  // HTS
             defaultTabStops = false
         case (0, 0x63):  // RIS: everything resets
-            inputPen = GraphicRendition()
-            terminalPen = inputPen
-            inputPenID = 0
+            terminalSetPen(GraphicRendition())
             autowrapOff = false; alternateScreen = false; nonASCIICharset = false; shiftedOut = false
+            savedCursor = [nil, nil]
             defaultTabStops = true
             forgetColumn()
         default:

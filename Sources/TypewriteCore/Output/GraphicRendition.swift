@@ -101,15 +101,17 @@ public struct GraphicRendition: Hashable, Sendable {
             case 73, 74: set(.script, p)
             case 75: set(.script, nil)
             case 38, 48, 58:
+                // Extended colours, as xterm reads them: 38;5;n or 38;2;r;g;b take the following
+                // parameters with them; an incomplete or out-of-range form changes nothing.
                 let slot: Slot = code == 38 ? .foreground : code == 48 ? .background : .underlineColor
                 if p.contains(":") {
-                    set(slot, p)
+                    if Self.color(p) != .default { set(slot, p) }
                 } else {
-                    // Semicolon form: 38;5;n or 38;2;r;g;b takes the following parameters with it.
                     let kind = i + 1 < params.count ? params[i + 1] : ""
                     let take = kind == "5" ? 2 : kind == "2" ? 4 : 0
                     let end = min(params.count - 1, i + take)
-                    set(slot, params[i...end].joined(separator: ";"))
+                    let form = params[i...end].joined(separator: ";")
+                    if take > 0 && end == i + take && Self.color(form) != .default { set(slot, form) }
                     i = end
                 }
             case 59: set(.underlineColor, nil)
@@ -166,9 +168,9 @@ public struct GraphicRendition: Hashable, Sendable {
         case 100...107: return .indexed(UInt8(code - 100 + 8))
         case 38, 48, 58:
             // 38;5;n / 38:5:n, 38;2;r;g;b / 38:2::r:g:b / 38:2:r:g:b (the colour-space id is optional).
-            let values = parameter.split(separator: ";", omittingEmptySubsequences: false).count > 1
-                ? parameter.split(separator: ";", omittingEmptySubsequences: false).map { Int($0) }
-                : parameter.split(separator: ":", omittingEmptySubsequences: false).map { Int($0) }
+            // An empty parameter means 0, as terminals read it (`38;5;` is colour 0).
+            let separator: Character = parameter.contains(";") ? ";" : ":"
+            let values = parameter.split(separator: separator, omittingEmptySubsequences: false).map { $0.isEmpty ? 0 : Int($0) }
             guard values.count >= 3, let kind = values[1] else { return .default }
             if kind == 5, let n = values[2], (0...255).contains(n) { return .indexed(UInt8(n)) }
             if kind == 2 {
