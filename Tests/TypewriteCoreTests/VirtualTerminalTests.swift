@@ -41,18 +41,6 @@ private let corpus: [UInt8] = {
     return bytes
 }()
 
-/// A deterministic generator (SplitMix64), so failures reproduce.
-private struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 @Suite("VirtualTerminal")
 struct VirtualTerminalTests {
 
@@ -451,7 +439,7 @@ struct VirtualTerminalTests {
             #expect(bytewise.diff(expected) == nil, "byte by byte, \(margin)")
             #expect(bytewise.title == whole.title)
 
-            var rng = SplitMix(state: UInt64(columns))
+            var rng = SplitMix64(seed: UInt64(columns))
             for _ in 0..<20 {
                 var chunked = VT(columns: columns, rows: 5, margin: margin)
                 var start = 0
@@ -471,7 +459,7 @@ struct VirtualTerminalTests {
         let size = (columns, rows)
         let alphabet: [UInt8] = Array("\u{1B}[];:?0123456789;;mHJKDCABGdrhl@PXLMSTbsu78cEM#\\\u{7}\u{8}\t\r\n\u{18}ab".utf8)
             + [0xE4, 0xB8, 0xAD, 0xCC, 0x81, 0xFF, 0x80]
-        var rng = SplitMix(state: UInt64(size.0 * 1000 + size.1))
+        var rng = SplitMix64(seed: UInt64(size.0 * 1000 + size.1))
         for _ in 0..<20 {
             let bytes = (0..<4000).map { _ in
                 Bool.random(using: &rng) ? alphabet.randomElement(using: &rng)! : UInt8.random(in: 0...255, using: &rng)

@@ -32,8 +32,9 @@ public struct DemoScript: Sendable {
     }
 }
 
-/// A small deterministic generator (SplitMix64), so the demo is the same on every run.
-struct SplitMix64: Sendable {
+/// A small deterministic generator (SplitMix64, Steele et al. 2014), so the demo is the same on
+/// every run and test seeds name their streams forever.
+struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {

@@ -257,15 +257,9 @@ enum Fidelity {
 
 /// SplitMix64: small, fast and deterministic across platforms, so a seed names a stream forever.
 struct FidelityRNG: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed &* 0x2545_F491_4F6C_DD1D ^ 0x6A09_E667_F3BC_C909 }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    private var base: SplitMix64
+    init(seed: UInt64) { base = SplitMix64(seed: seed &* 0x2545_F491_4F6C_DD1D ^ 0x6A09_E667_F3BC_C909) }
+    mutating func next() -> UInt64 { base.next() }
     mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &self) < p }
     mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
     mutating func pick<T>(_ items: [T]) -> T { items[Int.random(in: 0..<items.count, using: &self)] }
