@@ -189,17 +189,17 @@ extension Options {
         }
         switch spec.long {
         case "cps":
-            guard let n = Double(v), n.isFinite, n > 0 else {
+            guard let n = Self.decimal(v), n.isFinite, n > 0, n <= 1e12 else {
                 throw UsageError("invalid value '\(v)' for \(display): expected a number of characters per second greater than 0")
             }
             charactersPerSecond = n
         case "fade":
-            guard let n = Double(v), n.isFinite, n >= 0 else {
-                throw UsageError("invalid value '\(v)' for \(display): expected a number of characters, 0 or more")
+            guard let n = Self.decimal(v), n.isFinite, n >= 0, n <= 1_000_000 else {
+                throw UsageError("invalid value '\(v)' for \(display): expected a number of characters from 0 to 1000000")
             }
             fadeWidth = n
         case "max-lag":
-            let n = ["inf", "infinity"].contains(v.lowercased()) ? Double.infinity : Double(v)
+            let n = ["inf", "infinity"].contains(v.lowercased()) ? Double.infinity : Self.decimal(v)
             guard let n, !n.isNaN, n >= PacingEngine.minimumBurstDuration, n.isFinite || v.lowercased().hasPrefix("inf") else {
                 throw UsageError("invalid value '\(v)' for \(display): expected seconds, at least 0.15, or inf")
             }
@@ -230,6 +230,12 @@ extension Options {
         case "version": version = true
         default: throw UsageError("unknown option '\(display)'")
         }
+    }
+
+    /// A plain decimal number (`200`, `2.5`, `1e3`); not hexadecimal, `nan` or `inf`.
+    static func decimal(_ text: String) -> Double? {
+        guard !text.isEmpty, text.allSatisfy({ "0123456789.eE+-".contains($0) }) else { return nil }
+        return Double(text)
     }
 
     /// The text of `--help`.

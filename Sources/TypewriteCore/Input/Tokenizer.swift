@@ -38,8 +38,20 @@ public struct Tokenizer: Sendable {
     /// Whether the held sequence was already passed through in part (it is then `.broken`).
     private var passedThroughInPart = false
 
-    public init(ambiguousIsWide: Bool = false) {
+    /// Whether clusters with East Asian ambiguous-width characters count as uncertain (CJK locale).
+    public var ambiguousIsUncertain: Bool
+
+    public init(ambiguousIsWide: Bool = false, ambiguousIsUncertain: Bool = false) {
         self.ambiguousIsWide = ambiguousIsWide
+        self.ambiguousIsUncertain = ambiguousIsUncertain
+    }
+
+    private func measure(_ character: Character) -> ClusterWidth {
+        var width = CellWidth.measure(character.unicodeScalars, ambiguousIsWide: ambiguousIsWide)
+        if ambiguousIsUncertain && character.unicodeScalars.contains(where: { CellWidth.isAmbiguous($0) }) {
+            width.isCertain = false
+        }
+        return width
     }
 
     /// Absolute offset of the first byte not yet part of an emitted token.
@@ -334,7 +346,7 @@ public struct Tokenizer: Sendable {
                 // The first cluster began in an earlier read.
                 let added = offset + length - range.lowerBound
                 if added > 0 {
-                    let width = CellWidth.measure(character.unicodeScalars, ambiguousIsWide: ambiguousIsWide)
+                    let width = measure(character)
                     tokens.append(.extend(start: range.lowerBound, length: added, width: width.cells, isCertain: width.isCertain))
                 }
                 continue
@@ -344,7 +356,7 @@ public struct Tokenizer: Sendable {
                 continue
             }
             closeASCII(offset, &tokens)
-            let width = CellWidth.measure(character.unicodeScalars, ambiguousIsWide: ambiguousIsWide)
+            let width = measure(character)
             tokens.append(.cluster(start: offset, length: length, width: width.cells, isCertain: width.isCertain))
             clusters += 1
         }

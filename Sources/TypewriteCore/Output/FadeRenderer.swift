@@ -16,6 +16,9 @@ public struct FadeConfiguration: Sendable {
     public var levels = 12
     /// Whether East Asian ambiguous-width characters are two cells wide (UAX #11).
     public var ambiguousIsWide = false
+    /// Whether they are of uncertain width (a CJK locale, where terminals disagree): written
+    /// settled, without a fade, and the column is unknown after them.
+    public var ambiguousIsUncertain = false
     /// Whether the tty turns LF into CR LF (termios OPOST and ONLCR), so LF returns to column 0.
     public var newlineReturnsCarriage = true
     /// Terminal width in cells; nil when unknown (nothing fades then).
@@ -52,6 +55,8 @@ public struct FadeRenderer: Sendable {
     private var pendingWrap = false
     private var rowWrapped = false
     private var autowrapOff = false
+    /// IRM (CSI 4 h): every character written inserts, so a repaint would push text right.
+    private var insertMode = false
     private var alternateScreen = false
     private var shiftedOut = false
     private var nonASCIICharset = false
@@ -88,6 +93,9 @@ public struct FadeRenderer: Sendable {
         var to: RGB
     }
 
+    /// Widest terminal typewrite models, in cells; a wider (or absurd) width counts as unknown.
+    static let maximumColumns = 10_000
+
     /// One frame period at 60 frames per second, in seconds.
     public static let frameAllowance: Seconds = 1.0 / 60
 
@@ -100,9 +108,10 @@ public struct FadeRenderer: Sendable {
             : configuration.maximumLag
         self.pacing = PacingEngine(charactersPerSecond: configuration.charactersPerSecond,
                                    fadeWidth: configuration.fadeWidth, maximumLag: lag)
-        self.tokenizer = Tokenizer(ambiguousIsWide: configuration.ambiguousIsWide)
+        self.tokenizer = Tokenizer(ambiguousIsWide: configuration.ambiguousIsWide,
+                                   ambiguousIsUncertain: configuration.ambiguousIsUncertain)
         self.ramp = ColorRamp(depth: configuration.colorDepth, levels: configuration.levels)
-        self.columns = configuration.columns.flatMap { $0 > 0 ? $0 : nil }
+        self.columns = configuration.columns.flatMap { $0 > 0 && $0 <= Self.maximumColumns ? $0 : nil }
         self.column = self.columns == nil ? nil : 0
     }
 
@@ -171,14 +180,18 @@ public struct FadeRenderer: Sendable {
     }
 
     /// The terminal is now `newColumns` wide (SIGWINCH). Fading continues only where nothing can
-    /// have moved: the row never wrapped and the cursor is left of both margins.
+    /// have moved: the row never wrapped and the cursor is left of both margins. Elsewhere the
+    /// cells still fading stop where they are (issue 3: at worst a few cells stop fading early).
     public mutating func resize(columns newColumns: Int?, into out: inout [UInt8]) {
-        let valid = newColumns.flatMap { $0 > 0 ? $0 : nil }
+        let valid = newColumns.flatMap { $0 > 0 && $0 <= Self.maximumColumns ? $0 : nil }
         if let c = column, let old = columns, let new = valid, !rowWrapped, !pendingWrap, c < old - 1, c < new - 1 {
             columns = new
             return
         }
-        snap(into: &out)
+        // The terminal may have reflowed the row (tmux, kitty, VTE), so the cells can no longer be
+        // reached by moving back: they keep the colour they have, and the column is unknown.
+        cells.removeAll(keepingCapacity: true)
+        cellBytes.removeAll(keepingCapacity: true)
         restorePen(into: &out)
         columns = valid
         column = nil
@@ -269,7 +282,7 @@ public struct FadeRenderer: Sendable {
 
     /// Whether a new cell may fade at all in the current state.
     private var canFade: Bool {
-        configuration.colorDepth != .none && column != nil && !autowrapOff && !alternateScreen
+        configuration.colorDepth != .none && column != nil && !autowrapOff && !alternateScreen && !insertMode
             && !shiftedOut && !nonASCIICharset && inputPen.allowsFade
     }
 
@@ -704,6 +717,10 @@ public struct FadeRenderer: Sendable {
             }
             return
         }
+        if privateMarker == 0 && (final == 0x68 || final == 0x6C) {  // SM, RM
+            if params.contains(4) { insertMode = final == 0x68 }
+            return
+        }
         guard privateMarker == 0, columns != nil else { forgetColumn(); return }
         let width = columns ?? 1
         switch final {
@@ -769,6 +786,7 @@ public struct FadeRenderer: Sendable {
         case (0, 0x63):  // RIS: everything resets
             terminalSetPen(GraphicRendition())
             autowrapOff = false; alternateScreen = false; nonASCIICharset = false; shiftedOut = false
+            insertMode = false
             savedCursor = [nil, nil]
             defaultTabStops = true
             forgetColumn()

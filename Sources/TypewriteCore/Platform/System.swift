@@ -169,7 +169,7 @@ private let forwardSignal: @convention(c) (Int32) -> Void = { signo in
 /// Signals delivered through a self-pipe, so the event loop sees them as readable bytes in `poll`
 /// (TERMINAL-NOTES §5: `poll` returns EINTR regardless of SA_RESTART).
 public enum Signals {
-    public static let interrupt = SIGINT, terminate = SIGTERM, hangUp = SIGHUP, stop = SIGTSTP
+    public static let interrupt = SIGINT, terminate = SIGTERM, quit = SIGQUIT, hangUp = SIGHUP, stop = SIGTSTP
     public static let resume = SIGCONT, windowChange = SIGWINCH, brokenPipe = SIGPIPE
 
     /// Creates the self-pipe and routes `signals` to it; SIGPIPE is ignored so that writes report EPIPE.

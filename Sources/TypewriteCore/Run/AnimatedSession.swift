@@ -44,10 +44,27 @@ struct AnimatedSession<Writer: AnimatedWriter> {
         self.inputs = inputs
         self.demo = demo
         self.pipeline = pipeline
+        self.pipeline.defersMessages = true
+    }
+
+    /// Messages (a file that cannot be read, a stream error) waiting until the text before them
+    /// has been shown and settled, as cat prints them between files. Reading waits with them.
+    private var messages: [String] = []
+
+    /// Prints the waiting messages once everything received so far is on screen and settled.
+    private mutating func printMessagesWhenSettled() {
+        messages += pipeline.takeMessages()
+        guard !messages.isEmpty, !renderer.isAnimating, renderer.pendingBytes == 0 else { return }
+        for message in messages { System.printError(message) }
+        messages.removeAll()
+        // stderr is the same terminal: the cursor moved without the renderer knowing.
+        var out: [UInt8] = []
+        renderer.forgetCursor(into: &out)
+        emit(out)
     }
 
     mutating func run() -> Int32 {
-        let signalFD = Signals.install([Signals.interrupt, Signals.terminate, Signals.hangUp, Signals.stop,
+        let signalFD = Signals.install([Signals.interrupt, Signals.terminate, Signals.quit, Signals.hangUp, Signals.stop,
                                         Signals.resume, Signals.windowChange])
         signalDescriptor = signalFD
         let watchReader = System.isPipe(System.standardOutput)
@@ -58,7 +75,13 @@ struct AnimatedSession<Writer: AnimatedWriter> {
 
         while true {
             var now = System.monotonicNow()
-            if inputEnded && renderer.isFinished { break }
+            printMessagesWhenSettled()
+            if input == nil && !inputEnded && demo == nil && messages.isEmpty {
+                // After a file that could not be opened (its message is out): the next one.
+                openNextInput()
+                if inputEnded { endInput(at: now) }
+            }
+            if inputEnded && renderer.isFinished && messages.isEmpty { break }
             if let due = nextFrame, now >= due {
                 var out: [UInt8] = []
                 renderer.frame(at: now, into: &out)
@@ -72,7 +95,7 @@ struct AnimatedSession<Writer: AnimatedWriter> {
                 continue
             }
             var fds: [(fd: Int32, events: Int16)] = [(signalFD, System.pollIn)]
-            let reading = input != nil && renderer.pendingBytes <= Self.pendingLimit
+            let reading = input != nil && messages.isEmpty && renderer.pendingBytes <= Self.pendingLimit
             if reading, let input { fds.append((input.descriptor, System.pollIn)) }
             if watchReader { fds.append((System.standardOutput, 0)) }
             var timeout = nextFrame.map { $0 - now }
@@ -100,15 +123,11 @@ struct AnimatedSession<Writer: AnimatedWriter> {
                         }
                     }
                 } catch {
-                    Report.fileError(input.name, error)
+                    messages.append("typewrite: \(input.name == "-" ? "standard input" : input.name): \(error)")
                     status = 1
                     self.input = nil
-                    openNextInput()
                 }
-                if inputEnded {
-                    renderer.receive(pipeline.finish(at: now), at: now)
-                    renderer.endInput(at: now)
-                }
+                if inputEnded { endInput(at: now) }
                 if nextFrame == nil && renderer.isAnimating { nextFrame = now }
             }
             if let demo, !inputEnded, now >= demoDue {
@@ -126,7 +145,13 @@ struct AnimatedSession<Writer: AnimatedWriter> {
         return max(status, pipeline.status)
     }
 
-    /// Opens the next input that can be opened; reports the others like cat and carries on.
+    private mutating func endInput(at now: Seconds) {
+        renderer.receive(pipeline.finish(at: now), at: now)
+        renderer.endInput(at: now)
+    }
+
+    /// Opens the next input; one that cannot be opened leaves a message to print when the text
+    /// before it has settled, then the loop carries on with the next, like cat.
     private mutating func openNextInput() {
         while nextInput < inputs.count {
             let name = inputs[nextInput]
@@ -135,8 +160,9 @@ struct AnimatedSession<Writer: AnimatedWriter> {
                 input = try InputFile.open(name)
                 return
             } catch {
-                Report.fileError(name, error)
+                messages.append("typewrite: \(name == "-" ? "standard input" : name): \(error)")
                 status = 1
+                return
             }
         }
         inputEnded = true
@@ -145,7 +171,7 @@ struct AnimatedSession<Writer: AnimatedWriter> {
     private mutating func handleSignals(_ fd: Int32) {
         for signo in Signals.drain(fd) {
             switch signo {
-            case Signals.interrupt, Signals.terminate:
+            case Signals.interrupt, Signals.terminate, Signals.quit:
                 // Everything received so far, settled; the terminal as cat would leave it, reset.
                 var out: [UInt8] = []
                 renderer.endInput(at: System.monotonicNow())

@@ -97,8 +97,9 @@ enum CollapsePrompt {
                         let stillOurs = System.isForegroundProcessGroup(keyboard) && (try? System.enterKeyMode(keyboard)) != nil
                         if inKeyMode && !stillOurs { view.press(.quit, at: now, into: &out) }
                     case Signals.windowChange:
-                        // Rows reflow on a resize: the view's rows are no longer known.
-                        view.press(.quit, at: now, into: &out)
+                        // Rows reflow on a resize: the view can no longer be folded, so it expands by
+                        // itself (the rest of the text follows) rather than losing the rest.
+                        view.resize(columns: System.terminalColumns(System.standardOutput), into: &out)
                     default:
                         break
                     }
@@ -117,5 +118,11 @@ enum CollapsePrompt {
             if nextFrame == nil && view.isAnimating { nextFrame = now }
         }
         restore()
+        if !view.isFinished {
+            // The view gave up folding (a resize): the rest of the text, at once.
+            var rest: [UInt8] = []
+            view.flushSettled(into: &rest)
+            emit(rest)
+        }
     }
 }

@@ -33,7 +33,10 @@ public enum Runner {
             configuration.fadeWidth = options.fadeWidth
             configuration.maximumLag = options.maximumLag
             configuration.colorDepth = capabilities.colorDepth
-            configuration.ambiguousIsWide = options.ambiguousIsWide || capabilities.ambiguousIsWide
+            configuration.ambiguousIsWide = options.ambiguousIsWide
+            // A CJK locale hints that they may be wide, but terminals differ (tmux draws them narrow
+            // whatever the locale): never fade them there, so a wrong guess cannot garble a row.
+            configuration.ambiguousIsUncertain = !options.ambiguousIsWide && capabilities.ambiguousIsWide
             if capabilities.lightBackground {
                 configuration.background = RGB(255, 255, 255)
                 configuration.foreground = RGB(40, 40, 40)
