@@ -24,6 +24,9 @@ struct OptionsTests {
         (["--reduce-motion=yes"], "option '--reduce-motion' takes no value"),
         (["--timestamps="], "empty FORMAT for --timestamps"),
         (["--c"], "option '--c' is ambiguous: --cps, --color, --collapse, --completions"),
+        (["--demo", "notes.txt"], "--demo reads no input, but a FILE was given: 'notes.txt'"),
+        (["--cps", "0x10"], "invalid value '0x10' for --cps"),
+        (["--fade", "1e19"], "invalid value '1e19' for --fade"),
     ])
     func badCommandLines(arguments: [String], message: String) {
         do {

@@ -178,6 +178,9 @@ extension Options {
                 try options.apply(spec, value: value, display: display)
             }
         }
+        if options.demo && !options.files.isEmpty {
+            throw UsageError("--demo reads no input, but a FILE was given: '\(options.files[0])'", hint: hint)
+        }
         return options
     }
 
