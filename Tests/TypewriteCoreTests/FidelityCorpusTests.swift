@@ -282,7 +282,7 @@ enum FidelityCorpus {
                      chunking: .stride(9), widths: [80]),
         FidelityCase(name: "alternate screen with its own colours",
                      bytes: B.s("\(e)[31mred \(e)[?1049h\(e)[32mgreen on alt\(e)[?1049l\rafter leaving, red again " + B.prose + "\n"),
-                     chunking: .stride(9), widths: [80]),
+                     chunking: .stride(9), widths: [80], pyteLimit: "pyte has no alternate screen: ?1049 neither switches nor saves and restores the pen"),
         FidelityCase(name: "autowrap off, then on again after CR LF",
                      bytes: B.s("\(e)[?7l" + B.r(100, "n") + "\r\n" + B.r(30, "w") + B.r(10, "中文") + "\(e)[?7h\r\nwrap on again " + B.prose + "\n"),
                      chunking: .stride(13), widths: [40]),

@@ -37,6 +37,8 @@ public struct Tokenizer: Sendable {
     private var lastCluster: [UInt8] = []
     /// Whether the held sequence was already passed through in part (it is then `.broken`).
     private var passedThroughInPart = false
+    /// A C0 control came between ESC and the rest of the sequence (terminals run it).
+    private var escapeHasControls = false
 
     /// Whether clusters with East Asian ambiguous-width characters count as uncertain (CJK locale).
     public var ambiguousIsUncertain: Bool
@@ -125,7 +127,7 @@ public struct Tokenizer: Sendable {
             case .escape:
                 p += 1
                 switch byte {
-                case 0x5B: state = .csi(privateMarker: 0, hasIntermediates: false, hasControls: false, invalid: false)
+                case 0x5B: state = .csi(privateMarker: 0, hasIntermediates: false, hasControls: escapeHasControls, invalid: false)
                 case 0x5D: state = .osc
                 case 0x50, 0x58, 0x5E, 0x5F: state = .controlString
                 case 0x4E, 0x4F: state = .singleShift
@@ -135,7 +137,7 @@ public struct Tokenizer: Sendable {
                 case 0x1B: finishSequence(at: p - 1, .broken, &tokens); tokenStart = p - 1; state = .escape
                 default:
                     // C0 inside an escape is executed by terminals; keep it in the (odd) sequence.
-                    if byte >= 0x80 { finishSequence(at: p - 1, .broken, &tokens); p -= 1 }
+                    if byte >= 0x80 { finishSequence(at: p - 1, .broken, &tokens); p -= 1 } else if byte != 0x7F { escapeHasControls = true }
                 }
             case .escapeIntermediate(let last):
                 p += 1
@@ -145,7 +147,7 @@ public struct Tokenizer: Sendable {
                 case 0x1B: finishSequence(at: p - 1, .broken, &tokens); tokenStart = p - 1; state = .escape
                 case 0x18, 0x1A: finishSequence(at: p, .broken, &tokens)
                 default:
-                    if byte >= 0x80 { finishSequence(at: p - 1, .broken, &tokens); p -= 1 }
+                    if byte >= 0x80 { finishSequence(at: p - 1, .broken, &tokens); p -= 1 } else if byte != 0x7F { escapeHasControls = true }
                 }
             case .csi(let marker, let hasIntermediates, let hasControls, let invalid):
                 p += 1
@@ -263,8 +265,11 @@ public struct Tokenizer: Sendable {
     }
 
     private mutating func finishSequence(at end: Int, _ kind: SequenceKind, _ tokens: inout TokenQueue) {
+        var kind = kind
+        if escapeHasControls, case .csi = kind {} else if escapeHasControls { kind = .broken }  // CSI carries its own flag
         tokens.append(.sequence(start: tokenStart, length: end - tokenStart, kind: passedThroughInPart ? .broken : kind))
         passedThroughInPart = false
+        escapeHasControls = false
         state = .ground
         tokenStart = end
         lastCluster.removeAll(keepingCapacity: true)

@@ -421,9 +421,11 @@ public struct FadeRenderer: Sendable {
         rowWrapped = wrapped
     }
 
-    private static func key(byte: UInt8, pen: Int) -> UInt64 { UInt64(pen) << 40 | 1 << 39 | UInt64(byte) }
+    /// 0 (never equal to what the row shows) once there were too many pens to number (lolcat).
+    private static func key(byte: UInt8, pen: Int) -> UInt64 { pen < 0 ? 0 : UInt64(pen) << 40 | 1 << 39 | UInt64(byte) }
 
     private static func key(_ bytes: ArraySlice<UInt8>, pen: Int) -> UInt64 {
+        if pen < 0 { return 0 }
         if bytes.count == 1, let b = bytes.first { return key(byte: b, pen: pen) }
         var hasher = Hasher()
         hasher.combine(pen)
@@ -604,7 +606,9 @@ public struct FadeRenderer: Sendable {
             snap(into: &out)
             restorePen(into: &out)
             out.append(contentsOf: store[range])
-            inputPen.apply(parameters: store[(range.lowerBound + 2)..<(range.upperBound - 1)].filter { $0 >= 0x20 })
+            // The parameters follow the `[`, which a control before it (ESC BS [ m) pushes along.
+            let open = store[range].firstIndex(of: 0x5B) ?? (range.lowerBound + 1)
+            inputPen.apply(parameters: store[(open + 1)..<(range.upperBound - 1)].filter { $0 >= 0x20 })
             terminalPen = inputPen
             inputPenID = penID(inputPen)
             forgetColumn()
@@ -708,7 +712,8 @@ public struct FadeRenderer: Sendable {
                     autowrapOff = !set
                     if !set { forgetColumn() }  // without autowrap the margin behaves differently
                 case 1049:
-                    if set { saveCursor(); alternateScreen = true } else { alternateScreen = false; restoreCursor() }
+                    // Outside the alternate screen, leaving it does nothing (tmux; xterm differs).
+                    if set { if !alternateScreen { saveCursor() }; alternateScreen = true } else if alternateScreen { alternateScreen = false; restoreCursor() }
                     forgetColumn()
                 case 47, 1047: alternateScreen = set; forgetColumn()
                 case 25, 2026, 1, 12, 1000...1006, 2004: break

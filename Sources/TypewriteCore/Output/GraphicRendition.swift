@@ -66,12 +66,17 @@ public struct GraphicRendition: Hashable, Sendable {
             let p = params[i]
             let head = p.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
             let code = head.isEmpty ? 0 : (Int(head) ?? -1)
+            // Sub-parameters where none belong (`1:2`, a lone `:`): terminals ignore the parameter.
+            if p.contains(":") && ![4, 38, 48, 58].contains(code) { i += 1; continue }
             switch code {
             case 0: self = GraphicRendition()
             case 1: set(.bold, p)
             case 2: set(.faint, p)
             case 3: set(.italic, p)
-            case 4: set(.underline, p.hasPrefix("4:0") ? nil : p)
+            case 4:
+                // 4:0 … 4:5 select the underline style; other styles are ignored, as terminals do.
+                let style = p.split(separator: ":", omittingEmptySubsequences: false).dropFirst().first.map { $0.isEmpty ? 0 : Int($0) ?? -1 } ?? 1
+                if (0...5).contains(style) { set(.underline, style == 0 ? nil : p) }
             case 5, 6: set(.blink, p)
             case 7: set(.reverse, p)
             case 8: set(.conceal, p)
@@ -108,10 +113,11 @@ public struct GraphicRendition: Hashable, Sendable {
                     if Self.color(p) != .default { set(slot, p) }
                 } else {
                     let kind = i + 1 < params.count ? params[i + 1] : ""
-                    let take = kind == "5" ? 2 : kind == "2" ? 4 : 0
+                    // An unknown selector is skipped with the 38/48/58 (xterm).
+                    let take = kind == "5" ? 2 : kind == "2" ? 4 : (i + 1 < params.count ? 1 : 0)
                     let end = min(params.count - 1, i + take)
                     let form = params[i...end].joined(separator: ";")
-                    if take > 0 && end == i + take && Self.color(form) != .default { set(slot, form) }
+                    if take > 1 && end == i + take && Self.color(form) != .default { set(slot, form) }
                     i = end
                 }
             case 59: set(.underlineColor, nil)
