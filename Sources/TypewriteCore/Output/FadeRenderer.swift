@@ -119,9 +119,14 @@ public struct FadeRenderer: Sendable {
 
     /// Takes bytes as read (any split) that arrived at `time`.
     public mutating func receive(_ bytes: some Collection<UInt8>, at time: Seconds) {
+        let tokensBefore = queue.count
         store.append(contentsOf: bytes)
         let clusters = tokenizer.scan(store, into: &queue)
         pacing.receive(clusters, at: time)
+        if bytes.count >= 4096 {
+            bytesOfMemoryPerInputByte = 1 + Double(2 * max(0, queue.count - tokensBefore) * MemoryLayout<Token>.stride)
+                / Double(bytes.count)
+        }
     }
 
     /// End of input at `time`: anything held back (an incomplete sequence) passes through verbatim.
@@ -132,8 +137,13 @@ public struct FadeRenderer: Sendable {
     }
 
     /// Memory held for input not yet written, in bytes: the input bytes and the tokens that
-    /// describe them (a flood of short lines costs more in tokens than in bytes). Reading pauses on it.
-    public var pendingBytes: Int { store.end - writtenOffset + queue.count * MemoryLayout<Token>.stride }
+    /// describe them, counted twice for the slack of a growing array (a flood of short lines
+    /// costs far more in tokens than in bytes). Reading pauses on it.
+    public var pendingBytes: Int { store.end - writtenOffset + 2 * queue.count * MemoryLayout<Token>.stride }
+
+    /// Memory one input byte cost in the last burst, in bytes (1 for long lines of text, up to
+    /// about 40 for a flood of 3-byte lines): the reader sizes its next burst with it.
+    public private(set) var bytesOfMemoryPerInputByte = 1.0
 
     /// Most bytes one frame writes before it leaves the rest to the next frame (16 ms later), so a
     /// huge burst never needs one huge buffer.

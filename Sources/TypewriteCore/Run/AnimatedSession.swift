@@ -108,7 +108,10 @@ struct AnimatedSession<Writer: AnimatedWriter> {
             }
             if reading, let input, events[1] != 0 {
                 do throws(SystemError) {
-                    guard let n = try Self.readBurst(input.descriptor, into: buffer) else { continue }
+                    // A burst fits in the memory left below the limit, at the last burst's cost per byte.
+                    let room = Double(Self.pendingLimit - renderer.pendingBytes) / renderer.bytesOfMemoryPerInputByte
+                    let size = min(buffer.count, max(4096, Int(room)))
+                    guard let n = try Self.readBurst(input.descriptor, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<size])) else { continue }
                     if n == 0 {
                         self.input = nil
                         openNextInput()

@@ -6,6 +6,8 @@
 protocol AnimatedWriter {
     /// Input bytes received and not yet written (reading pauses above `AnimatedSession.pendingLimit`).
     var pendingBytes: Int { get }
+    /// Memory one input byte cost in the last burst, in bytes (sizes the next read).
+    var bytesOfMemoryPerInputByte: Double { get }
     /// Whether frames are still needed.
     var isAnimating: Bool { get }
     /// Whether input has ended and everything has been drawn.
