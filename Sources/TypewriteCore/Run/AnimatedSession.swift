@@ -17,16 +17,22 @@ struct AnimatedSession<Writer: AnimatedWriter> {
 
     /// Reads a burst: everything available now, up to `buffer.count` bytes, in as many `read(2)`
     /// calls as it takes (a pipe gives at most 64 KiB a call), so a large burst is paced from its
-    /// arrival rather than from its last piece. Returns nil when nothing was available.
-    static func readBurst(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int? {
+    /// arrival rather than from its last piece. Returns nil when nothing was available, and
+    /// whether end of input was seen after the bytes (a terminal's Control-D is reported only once,
+    /// so it must not be lost behind the data read before it).
+    static func readBurst(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> (count: Int, ended: Bool)? {
         guard var total = try System.read(fd, into: buffer) else { return nil }
         while total > 0 && total < buffer.count,
               System.poll([(fd, System.pollIn)], timeout: 0)[0] & System.pollIn != 0 {
-            guard let n = try System.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[total...])), n > 0 else { break }
+            guard let n = try System.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[total...])) else { break }
+            if n == 0 { return (total, true) }
             total += n
         }
-        return total
+        return (total, total == 0)
     }
+
+    /// End of input seen behind the last burst's bytes: the next turn takes it.
+    private var endSeen = false
 
     private var status: Int32 = 0
     private var nextInput = 0
@@ -98,7 +104,7 @@ struct AnimatedSession<Writer: AnimatedWriter> {
             let reading = input != nil && messages.isEmpty && renderer.pendingBytes <= Self.pendingLimit
             if reading, let input { fds.append((input.descriptor, System.pollIn)) }
             if watchReader { fds.append((System.standardOutput, 0)) }
-            var timeout = nextFrame.map { $0 - now }
+            var timeout = endSeen && reading ? 0 : nextFrame.map { $0 - now }
             if demo != nil && !inputEnded { timeout = min(timeout ?? .infinity, demoDue - now) }
             let events = System.poll(fds, timeout: timeout)
             now = System.monotonicNow()
@@ -106,12 +112,19 @@ struct AnimatedSession<Writer: AnimatedWriter> {
             if watchReader, let last = events.last, last & (System.pollError | System.pollHangUp) != 0 {
                 Signals.die(by: Signals.brokenPipe)  // the reader left: quiet, like cat (status 141)
             }
-            if reading, let input, events[1] != 0 {
+            if reading, let input, events[1] != 0 || endSeen {
                 do throws(SystemError) {
                     // A burst fits in the memory left below the limit, at the last burst's cost per byte.
                     let room = Double(Self.pendingLimit - renderer.pendingBytes) / renderer.bytesOfMemoryPerInputByte
                     let size = min(buffer.count, max(4096, Int(room)))
-                    guard let n = try Self.readBurst(input.descriptor, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<size])) else { continue }
+                    var n = 0
+                    if endSeen {
+                        endSeen = false
+                    } else {
+                        guard let burst = try Self.readBurst(input.descriptor, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<size])) else { continue }
+                        n = burst.count
+                        endSeen = burst.ended && n > 0
+                    }
                     if n == 0 {
                         self.input = nil
                         openNextInput()
