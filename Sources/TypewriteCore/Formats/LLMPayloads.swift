@@ -390,6 +390,32 @@ struct JSONBodyReader {
     }
 
     /// End of input: the body parsed as a whole, or `.malformed`.
+    /// Feeds `line` to the body being read, if any (shared by the SSE and NDJSON decoders).
+    /// - Returns: whether the line was taken; false when there is no body or it gave the line back.
+    static func continueBody(_ body: inout JSONBodyReader?, with line: WireLineSplitter.Line,
+                             endsBodyEarly: ([UInt8]) -> Bool, into out: inout [StreamEvent]) -> Bool {
+        guard var reader = body else { return false }
+        switch reader.add(line, endsBodyEarly: endsBodyEarly) {
+        case .needMore:
+            body = reader
+            return true
+        case .finished(let events):
+            body = nil
+            out += events
+            return true
+        case .abandoned(let events, let reprocessLine):
+            body = nil
+            out += events
+            return !reprocessLine
+        }
+    }
+
+    /// End of input: the events of the body being read, if any.
+    static func finishBody(_ body: inout JSONBodyReader?) -> [StreamEvent] {
+        defer { body = nil }
+        return body?.finish() ?? []
+    }
+
     mutating func finish() -> [StreamEvent] {
         if let value = LLMPayload.parseJSON(buffer) {
             return LLMPayload.events(from: value, eventType: nil, line: startLine)

@@ -49,29 +49,12 @@ public struct NDJSONDecoder: StreamDecoder, Sendable {
     public mutating func finish() -> [StreamEvent] {
         var out: [StreamEvent] = []
         if let last = lines.finish() { handle(last, into: &out) }
-        if var reader = body {
-            out += reader.finish()
-            body = nil
-        }
+        out += JSONBodyReader.finishBody(&body)
         return out
     }
 
     private mutating func handle(_ line: WireLineSplitter.Line, into out: inout [StreamEvent]) {
-        if var reader = body {
-            switch reader.add(line, endsBodyEarly: Self.startsNewValue) {
-            case .needMore:
-                body = reader
-                return
-            case .finished(let events):
-                body = nil
-                out += events
-                return
-            case .abandoned(let events, let reprocessLine):
-                body = nil
-                out += events
-                if !reprocessLine { return }
-            }
-        }
+        if JSONBodyReader.continueBody(&body, with: line, endsBodyEarly: Self.startsNewValue, into: &out) { return }
         if line.overlong {
             out.append(.malformed(line: line.number, reason: "line longer than \(LLMPayload.describe(bytes: lines.maxLineBytes)); skipped"))
             return

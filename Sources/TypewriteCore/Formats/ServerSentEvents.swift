@@ -157,30 +157,13 @@ public struct SSEDecoder: StreamDecoder, Sendable {
     public mutating func finish() -> [StreamEvent] {
         var out: [StreamEvent] = []
         if let last = lines.finish() { handle(last, into: &out) }
-        if var reader = body {
-            out += reader.finish()
-            body = nil
-        }
+        out += JSONBodyReader.finishBody(&body)
         if let o = framer.finish() { out += interpret(o) }
         return out
     }
 
     private mutating func handle(_ line: WireLineSplitter.Line, into out: inout [StreamEvent]) {
-        if var reader = body {
-            switch reader.add(line, endsBodyEarly: Self.startsSSEField) {
-            case .needMore:
-                body = reader
-                return
-            case .finished(let events):
-                body = nil
-                out += events
-                return
-            case .abandoned(let events, let reprocessLine):
-                body = nil
-                out += events
-                if !reprocessLine { return }
-            }
-        }
+        if JSONBodyReader.continueBody(&body, with: line, endsBodyEarly: Self.startsSSEField, into: &out) { return }
         if framer.isAtEventBoundary, !line.overlong, !line.bytes.isEmpty,
            line.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
             return   // whitespace between events (before a JSON body): not an SSE field
