@@ -8,8 +8,8 @@ import Testing
 
 // MARK: - Driver
 
-/// Drives a `FadeRenderer` on a fake clock exactly as `RenderHarness.frames` does (a frame every
-/// 1/60 s while animating, the first one at the arrival that starts the animation), but never traps:
+/// Drives a `FadeRenderer` on a fake clock, as the event loop does (a frame every
+/// 1/60 s while animating, the first one at the arrival that starts the animation); it never traps:
 /// it stops after `limitAfterInput` seconds past the last input and reports whether the renderer
 /// finished, so a hang is a test failure with a reproduction instead of a crashed test process.
 struct FidelityDriver {

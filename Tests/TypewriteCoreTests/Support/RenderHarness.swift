@@ -18,30 +18,14 @@ struct RenderHarness {
     }
 
     /// Runs the chunks through the renderer; returns every frame's bytes in order, with its time.
+    /// The frame loop is `FidelityDriver`'s; here a renderer that never finishes is a trap.
     func frames(_ chunks: [Chunk]) -> [(time: Seconds, bytes: [UInt8])] {
-        var renderer = FadeRenderer(configuration: configuration)
-        var frames: [(Seconds, [UInt8])] = []
-        var time: Seconds = 0
-        var nextFrame: Seconds?
-        func runFrames(until limit: Seconds) {
-            while let due = nextFrame, due <= limit {
-                var out: [UInt8] = []
-                renderer.frame(at: due, into: &out)
-                if !out.isEmpty { frames.append((due, out)) }
-                nextFrame = renderer.isAnimating ? due + framePeriod : nil
-            }
-        }
-        for chunk in chunks {
-            runFrames(until: time + chunk.delay)
-            time += chunk.delay
-            renderer.receive(chunk.bytes, at: time)
-            if nextFrame == nil && renderer.isAnimating { nextFrame = time }
-        }
-        renderer.endInput(at: time)
-        if nextFrame == nil && renderer.isAnimating { nextFrame = time }
-        runFrames(until: time + 60)
-        precondition(renderer.isFinished, "renderer did not finish within 60 s of the last input")
-        return frames
+        var driver = FidelityDriver(columns: configuration.columns ?? 80)
+        driver.configuration = configuration
+        driver.framePeriod = framePeriod
+        let outcome = driver.run(chunks)
+        precondition(outcome.finished, "renderer did not finish within 60 s of the last input")
+        return outcome.frames
     }
 
     /// The output bytes, all frames concatenated.
