@@ -1,4 +1,3 @@
-import Foundation
 import TypewriteCore
 
-Runner.main(arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+Runner.main(arguments: Array(CommandLine.arguments.dropFirst()), environment: System.environment())
