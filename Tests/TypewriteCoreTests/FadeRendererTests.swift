@@ -101,3 +101,25 @@ struct FadeRendererSignalTests {
         #expect(String(decoding: out, as: UTF8.self).contains("M"))  // shown within 0.2 s, not 18 s
     }
 }
+
+@Suite("FadeRenderer regressions")
+struct FadeRendererRegressionTests {
+    @Test("an SGR with an embedded control, after the store has discarded bytes, does not trap")
+    func sgrWithControlAfterDiscard() {
+        var configuration = FadeConfiguration()
+        configuration.columns = 80
+        configuration.colorDepth = .none
+        configuration.charactersPerSecond = 1e8
+        configuration.maximumLag = 0.15
+        var renderer = FadeRenderer(configuration: configuration)
+        var out: [UInt8] = []
+        // Enough text for the store to reclaim its front (64 KiB), then CSI 3 LF 1 m.
+        renderer.receive(Array(repeating: 0x61, count: 200_000), at: 0)
+        renderer.frame(at: 1, into: &out)
+        renderer.receive(Array("x\u{1B}[3\n1my".utf8), at: 1)
+        renderer.endInput(at: 1)
+        renderer.frame(at: 3, into: &out)
+        #expect(renderer.isFinished)
+        #expect(out.suffix(8) == Array("x\u{1B}[3\n1my".utf8))
+    }
+}

@@ -617,7 +617,9 @@ public struct FadeRenderer: Sendable {
             restorePen(into: &out)
             out.append(contentsOf: store[range])
             // The parameters follow the `[`, which a control before it (ESC BS [ m) pushes along.
-            let open = store[range].firstIndex(of: 0x5B) ?? (range.lowerBound + 1)
+            // (Slice indices are the store's internal ones: convert to an absolute offset.)
+            let bytes = store[range]
+            let open = range.lowerBound + (bytes.firstIndex(of: 0x5B).map { bytes.distance(from: bytes.startIndex, to: $0) } ?? 1)
             inputPen.apply(parameters: store[(open + 1)..<(range.upperBound - 1)].filter { $0 >= 0x20 })
             terminalPen = inputPen
             inputPenID = penID(inputPen)
