@@ -101,6 +101,8 @@ enum FidelityCorpus {
                      bytes: B.s(B.mixed + B.mixed), chunking: .everyByte, widths: [80, 20], delays: [0.01, 0]),
         FidelityCase(name: "ZWJ families split at every byte",
                      bytes: B.s("family: 👨‍👩‍👧‍👦 and coder 👩‍💻 and 🏳️‍🌈 done\n"), chunking: .everySingleCut, widths: [80, 79]),
+        FidelityCase(name: "ZWJ ending a cluster (Sinhala, before CJK and ASCII) split at every byte",
+                     bytes: B.s("ශ්\u{200D}රී ලංකා a\u{200D}中 x\u{200D}y 中\u{200D}😀 end\n"), chunking: .everySingleCut, widths: [80, 20]),
         FidelityCase(name: "flags and a lone regional indicator split at every byte",
                      bytes: B.s("flags 🇺🇸🇩🇪 lone 🇺 then 🇯🇵 end\n"), chunking: .everySingleCut, widths: [80, 20]),
         FidelityCase(name: "skin tones split at every byte",

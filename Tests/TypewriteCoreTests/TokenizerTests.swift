@@ -80,6 +80,28 @@ struct TokenizerTests {
         if case .extend(1, 2, 1, true)? = queue.first {} else { Issue.record("first: \(String(describing: queue.first))") }
     }
 
+    @Test("a ZWJ keeps the read boundary after it: joined within a read, `.extend` across reads")
+    func joinerReadBoundaries() {
+        // ZWJ sequence split after the ZWJ: the emoji that completes it stays a token of its own.
+        let family = Self.tokenize([Array("👩\u{200D}".utf8), Array("💻 x".utf8)])
+        #expect(family.tokens.count >= 3)
+        if case .cluster(0, 7, _, false) = family.tokens[0] {} else { Issue.record("tokens: \(family.tokens)") }
+        if case .extend(7, 4, _, false) = family.tokens[1] {} else { Issue.record("tokens: \(family.tokens)") }
+        // Sinhala "ශ්‍රී": two clusters (UAX #29), the first ending in ZWJ. In one read they are one
+        // token (tmux joins them); across reads the second is an `.extend`.
+        let sri = Array("ශ්\u{200D}රී".utf8)
+        let whole = Self.tokenize([sri])
+        #expect(whole.tokens.count == 1)
+        if case .cluster(0, sri.count, 2, false) = whole.tokens[0] {} else { Issue.record("tokens: \(whole.tokens)") }
+        let split = Self.tokenize([Array(sri[0..<9]), Array(sri[9...])])
+        #expect(split.tokens.count == 2)
+        if case .extend(9, 6, 2, false) = split.tokens[1] {} else { Issue.record("tokens: \(split.tokens)") }
+        // ASCII after a ZWJ is not joined (tmux drops the ZWJ either way).
+        let ascii = Self.tokenize([Array("中\u{200D}ab".utf8)])
+        if case .cluster(0, 6, 2, false) = ascii.tokens[0] {} else { Issue.record("tokens: \(ascii.tokens)") }
+        #expect(ascii.clusters == 3)
+    }
+
     @Test("escape sequences are classified whole, wherever they are split")
     func sequences() {
         let input = Array("a\u{1B}[31mb\u{1B}[?25l\u{1B}]0;title\u{7}\u{1B}(0q\u{1B}(B".utf8)

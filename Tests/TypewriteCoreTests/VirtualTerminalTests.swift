@@ -425,6 +425,23 @@ struct VirtualTerminalTests {
         #expect(scalars(t.text()) == [0x41, 0x42, 0xFFFD])
     }
 
+    /// tmux 3.3a, measured in a pane: a ZWJ joins the next non-ASCII scalar of the same read into the
+    /// cell before it; at the end of a read, or before ASCII, it is lost.
+    @Test(arguments: [
+        (["👩\u{200D}💻"], [0x1F469, 0x200D, 0x1F4BB], 2),
+        (["👩\u{200D}", "💻"], [0x1F469, 0x1F4BB], 4),
+        (["👩", "\u{200D}💻"], [0x1F469, 0x200D, 0x1F4BB], 2),
+        (["A\u{200D}B"], [0x41, 0x42], 2),
+        (["A\u{200D}中"], [0x41, 0x200D, 0x4E2D], 1),
+        (["👩\u{200D}\u{1B}[31m💻"], [0x1F469, 0x200D, 0x1F4BB], 2),
+    ] as [([String], [UInt32], Int)])
+    func zeroWidthJoinerJoinsWithinOneWriteUnderTmux(_ writes: [String], _ text: [UInt32], _ column: Int) {
+        var t = VT(columns: 10, rows: 2, margin: .tmux)
+        for w in writes { t.feed(w) }
+        #expect(scalars(t.text()) == text)
+        #expect(t.cursorColumn == column)
+    }
+
 
 
     @Test(arguments: [80, 79, 10, 7, 2])

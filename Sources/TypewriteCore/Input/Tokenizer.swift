@@ -332,6 +332,12 @@ public struct Tokenizer: Sendable {
     }
 
     /// Splits valid UTF-8 text into grapheme clusters; the first may continue `previous`.
+    ///
+    /// Where a cluster ends in ZWJ (U+200D), the read boundaries around the next non-ASCII cluster
+    /// are kept, because tmux joins a ZWJ with the next non-ASCII scalar only when both arrive in
+    /// one read (measured in tmux 3.3a; see the `.tmux` convention of the tests' VirtualTerminal):
+    /// in the same read it becomes part of the ZWJ's cluster token, so it is written in the same
+    /// `write()`; in a later read it becomes an `.extend`, which the writer starts a new write with.
     private mutating func segment(_ range: Range<Int>, continuing previous: [UInt8], _ store: ByteStore,
                                   _ tokens: inout TokenQueue) -> Int {
         let text = String(decoding: previous + store[range], as: UTF8.self)
@@ -339,6 +345,8 @@ public struct Tokenizer: Sendable {
         var clusters = 0
         var asciiStart: Int?
         var last = text.startIndex
+        /// Width of the token appended last when its bytes end in ZWJ.
+        var joinerEndedWidth: Int? = nil
         func closeASCII(_ upTo: Int, _ tokens: inout TokenQueue) {
             if let s = asciiStart { tokens.append(.text(start: s, count: upTo - s)); clusters += upTo - s; asciiStart = nil }
         }
@@ -350,26 +358,43 @@ public struct Tokenizer: Sendable {
             if offset < range.lowerBound {
                 // The first cluster began in an earlier read.
                 let added = offset + length - range.lowerBound
+                let width = measure(character)
                 if added > 0 {
-                    let width = measure(character)
                     tokens.append(.extend(start: range.lowerBound, length: added, width: width.cells, isCertain: width.isCertain))
                 }
+                joinerEndedWidth = character.unicodeScalars.last == Self.zeroWidthJoiner ? width.cells : nil
                 continue
             }
             if length == 1, let byte = character.utf8.first, byte >= 0x20 && byte < 0x7F {
                 if asciiStart == nil { asciiStart = offset }
+                joinerEndedWidth = nil
                 continue
             }
             closeASCII(offset, &tokens)
             let width = measure(character)
+            let endsInJoiner = character.unicodeScalars.last == Self.zeroWidthJoiner
+            if let before = joinerEndedWidth {
+                let joined = before + width.cells
+                if offset == range.lowerBound {
+                    // After a ZWJ that ended the last read.
+                    tokens.append(.extend(start: offset, length: length, width: joined, isCertain: false))
+                } else {
+                    tokens.joinLast(length: length, width: joined)
+                }
+                joinerEndedWidth = endsInJoiner ? joined : nil
+                continue
+            }
             tokens.append(.cluster(start: offset, length: length, width: width.cells, isCertain: width.isCertain))
             clusters += 1
+            joinerEndedWidth = endsInJoiner ? width.cells : nil
         }
         closeASCII(offset, &tokens)
         lastCluster = Array(text[last...].utf8)
         if lastCluster.count > 256 { lastCluster.removeAll() }
         return clusters
     }
+
+    static let zeroWidthJoiner: Unicode.Scalar = "\u{200D}"
 }
 
 /// Tokens waiting to be shown, oldest first.
@@ -386,8 +411,10 @@ public struct TokenQueue: Sendable {
     public var first: Token? { isEmpty ? nil : tokens[head] }
 
     mutating func append(_ token: Token) {
-        // Scalars joining a cluster that has not been shown yet simply become part of it.
-        if case .extend(let start, let length, let width, let certain) = token, tokens.count > head, let last = tokens.last {
+        // Scalars joining a cluster that has not been shown yet simply become part of it, unless the
+        // cluster's width is uncertain: then it is written settled anyway, and the read boundary is
+        // kept as a write boundary (see `Tokenizer.segment`).
+        if case .extend(let start, let length, let width, let certain) = token, certain, tokens.count > head, let last = tokens.last {
             switch last {
             case .cluster(let s, let n, _, _) where s + n == start:
                 tokens[tokens.count - 1] = .cluster(start: s, length: n + length, width: width, isCertain: certain)
@@ -413,6 +440,20 @@ public struct TokenQueue: Sendable {
             endOffset = s + n
         case .control(let s, _): endOffset = s + 1
         }
+    }
+
+    /// Makes the next `length` bytes part of the newest token, a `.cluster` or `.extend` whose bytes
+    /// end in ZWJ, of uncertain width `width` in all.
+    mutating func joinLast(length: Int, width: Int) {
+        switch tokens[tokens.count - 1] {
+        case .cluster(let s, let n, _, _):
+            tokens[tokens.count - 1] = .cluster(start: s, length: n + length, width: width, isCertain: false)
+        case .extend(let s, let n, _, _):
+            tokens[tokens.count - 1] = .extend(start: s, length: n + length, width: width, isCertain: false)
+        default:
+            preconditionFailure("joinLast after a token that cannot end in ZWJ")
+        }
+        endOffset += length
     }
 
     /// Appends raw bytes, merging with a raw token just before them.

@@ -230,6 +230,7 @@ public struct FadeRenderer: Sendable {
         repaint(front: front, into: &out)
         let target = finishing ? pacing.received : pacing.revealedCount(front: front)
         let settledEdge = finishing ? pacing.received : pacing.settledCount(front: front)
+        let tokensAtStart = queue.count
         loop: while let token = queue.first {
             if !finishing && out.count - start > Self.frameByteLimit { break }
             switch token {
@@ -246,6 +247,9 @@ public struct FadeRenderer: Sendable {
                 revealed += 1
                 _ = queue.removeFirst()
             case .extend(let s, let n, let width, let certain):
+                // It arrived in a later read than the token before it: a write of its own, as with
+                // cat (tmux joins a ZWJ only within one read).
+                if !finishing && queue.count < tokensAtStart { break loop }
                 extend(store[s..<(s + n)], width: width, certain: certain, into: &out)
                 _ = queue.removeFirst()
             case .control(_, let byte):

@@ -17,6 +17,11 @@
 //   .tmux   (kitty, tmux, screen, …): pending wrap behaves like a virtual column `width`: BS clears the
 //           flag and stays on the last column (width−1), CUB n lands on width−n. BS at column 0
 //           reverse-wraps to the last column of the screen row above when that row is soft-wrapped.
+//           ZWJ (U+200D) as tmux 3.3a does it (measured): a ZWJ is not stored; the next non-ASCII
+//           scalar of the same `feed` call (escapes and controls in between do not matter) joins the
+//           cell left of the cursor together with the ZWJ, without moving the cursor; an ASCII
+//           character after it is drawn as usual and the ZWJ is lost; so is a ZWJ at the end of a
+//           `feed` call. So under this convention the result depends on where writes split.
 // Everything else follows xterm.
 //
 // Known simplifications (deliberate; tests should not depend on them):
@@ -288,6 +293,8 @@ struct VirtualTerminal: Sendable {
     private var savedMain: SavedCursor? = nil
     private var savedAlternate: SavedCursor? = nil
     private var lastGraphic: (text: String, width: Int)? = nil
+    /// `.tmux` only: a ZWJ was read in this `feed` call and waits for the scalar it joins.
+    private var joinerPending = false
 
     private var attributeTable: [Attribute] = [Attribute(style: Style(), link: nil)]
     private var attributeIndex: [Attribute: UInt32] = [Attribute(style: Style(), link: nil): 0]
@@ -340,9 +347,11 @@ struct VirtualTerminal: Sendable {
 
     // MARK: - Feeding
 
-    /// Consumes output bytes; any split point across calls gives the same result as one call.
+    /// Consumes output bytes, one `write()` of them. Under `.xterm` any split point across calls
+    /// gives the same result as one call; under `.tmux` a ZWJ joins only within one call.
     mutating func feed<C: Collection>(_ bytes: C) where C.Element == UInt8 {
         for byte in bytes { step(byte) }
+        joinerPending = false
     }
 
     mutating func feed(_ string: String) { feed(string.utf8) }
@@ -421,6 +430,7 @@ struct VirtualTerminal: Sendable {
                 printReplacement()  // truncated sequence; `byte` starts afresh below
             }
             if byte >= 0x20 && byte < 0x7F {
+                joinerPending = false
                 put(Self.asciiText[Int(byte)], width: 1)
             } else if byte < 0x20 {
                 execute(byte)
@@ -597,6 +607,15 @@ struct VirtualTerminal: Sendable {
 
     private mutating func printScalar(_ scalar: Unicode.Scalar) {
         if scalar.value >= 0x80 && scalar.value < 0xA0 { return }  // C1: not supported, dropped
+        if margin == .tmux {
+            if scalar.value == 0x200D { joinerPending = true; return }
+            if joinerPending {
+                joinerPending = false
+                attach("\u{200D}")
+                attach(scalar)
+                return
+            }
+        }
         let width = CellWidth.of(scalar, ambiguousIsWide: ambiguousIsWide)
         if width <= 0 {
             attach(scalar)
