@@ -8,8 +8,7 @@
 #    Uses `swift test -c release --filter Fidelity`; when that cannot link (Package.swift links the
 #    release build with -static-stdlib, which the test bundle cannot), it falls back to the debug
 #    configuration compiled with -O in .build/fidelity-opt.
-# 2. The corpus cases that crash the renderer today, in a process of their own.
-# 3. Real emulators against the release binary .build/release/typewrite:
+# 2. Real emulators against the release binary .build/release/typewrite:
 #    - pyte (../shared/tools/termcheck.py compare): PYTE_STREAMS (default 300) generated streams,
 #      VT/FF included, CAN/SUB/C1 left out (pyte drops text after them), `--bin FILE --chunk N --delay-ms D` at each stream's width, speed, fade and
 #      colour depth; every corpus case at its widths; every trace in ../shared/traces at 80, 79 and 40
@@ -69,7 +68,7 @@ sum_field() { # log, tag, field-name: sums "field N" over the tag's lines
 }
 
 if [ $run_tests = 1 ]; then
-    note "1/3 corpus, $streams random streams and $fuzz fuzz inputs (optimized build) …"
+    note "1/2 corpus, $streams random streams and $fuzz fuzz inputs (optimized build) …"
     start=$SECONDS
     TYPEWRITE_FIDELITY_STREAMS=$streams TYPEWRITE_FIDELITY_FUZZ=$fuzz TYPEWRITE_FIDELITY_SHRINK_ALL=1 \
         optimized_test "$out/tests.log" --filter Fidelity
@@ -89,18 +88,10 @@ if [ $run_tests = 1 ]; then
     [ "$corpus_cases" -gt 0 ] || summary+=("  (no corpus or random results: the build failed, see $out/tests.log)")
     [ $rc -eq 0 ] || status=1
     note "   took $((SECONDS - start)) s"
-
-    note "2/3 corpus cases that crash the renderer today …"
-    TYPEWRITE_FIDELITY_CRASHERS=1 optimized_test "$out/crashers.log" --filter settledScreenEqualsCatCrashers
-    if [ $? -eq 0 ]; then summary+=("crashers:       pass (move them into FidelityCorpus.cases)")
-    elif grep -q "Fatal error\|Program crashed\|crashed:" "$out/crashers.log"; then
-        site=$(grep -m1 -o "[A-Za-z]*\.swift:[0-9]*" <(grep -A60 "crashed:" "$out/crashers.log" | grep "Sources/"))
-        summary+=("crashers:       still crash (at $site; log $out/crashers.log)"); status=1
-    else summary+=("crashers:       fail without crashing (log $out/crashers.log)"); status=1; fi
 fi
 
 if [ $run_cross = 1 ]; then
-    note "3/3 real emulators: building the release binary …"
+    note "2/2 real emulators: building the release binary …"
     if ! swift build -c release --product typewrite >"$out/build.log" 2>&1; then
         summary+=("cross-check:    release build failed (log $out/build.log)"); status=1
     else

@@ -307,20 +307,18 @@ enum FidelityCorpus {
                      chunking: .stride(7), widths: [80], fade: .forbidden, depth: .none),
         FidelityCase(name: "hard front (fade 0)", bytes: B.s(B.r(2, B.prose) + "\n"),
                      chunking: .stride(7), widths: [80], fade: .forbidden, fadeWidth: 0),
-        FidelityCase(name: "fast typing, wide fade", bytes: B.s(B.r(3, B.prose) + "\n" + B.mixed),
-                     chunking: .stride(31), widths: [80, 33], fade: .required, cps: 1000, fadeWidth: 40),
-    ]
-
-    /// Cases that crash the test process today (a trap in FadeRenderer), so they would take every
-    /// other test down with them: run by `settledScreenEqualsCatCrashers` only when
-    /// TYPEWRITE_FIDELITY_CRASHERS is set (Scripts/fidelity.sh runs them in a process of their own).
-    /// Move them into `cases` once fixed.
-    static let crashers: [FidelityCase] = [
-        // FadeRenderer.key(byte:pen:) traps on `UInt64(-1)` once the input used more than 4096
-        // distinct pens (inputPenID = -1): lolcat-style gradients, a colour per character.
         FidelityCase(name: "more than 4096 distinct colours (lolcat)",
                      bytes: B.s((0..<5000).map { i in "\(e)[38;2;\(i % 256);\((i / 256) * 13 % 256);\(255 - i % 256)m\(i % 70 == 69 ? "\n" : "x")" }.joined() + "\(e)[0m\n"),
                      chunking: .stride(997), widths: [80]),
+        FidelityCase(name: "saved pens: ESC CR 8, ?1048, CSI s and u with parameters, DECSTR before DECRC",
+                     bytes: B.s("red \(e)[31m\(e)7\(e)[0mplain \(e)\r8words fade in after it\n"
+                                + "\(e)[1;31m\(e)[?1048h\(e)[0mplain \(e)[?1048l\rwords fade in after it\n"
+                                + "\(e)[0m\(e)[32m\(e)[1s\(e)[0mplain \(e)[5u\rwords fade in after it\(e)[0m\n"
+                                + "\(e)[33m\(e)7\(e)[!p\(e)8\rwords fade in after it\(e)[0m\n"
+                                + "\(e)[38;5;m\(e)\r8\n] and a reset \(e)[0mfades again\n"),
+                     chunking: .stride(9), widths: [80, 40], fade: .required),
+        FidelityCase(name: "fast typing, wide fade", bytes: B.s(B.r(3, B.prose) + "\n" + B.mixed),
+                     chunking: .stride(31), widths: [80, 33], fade: .required, cps: 1000, fadeWidth: 40),
     ]
 
     /// Cases the VirtualTerminal cannot judge, checked only in pyte by Scripts/fidelity.sh (dumped as
@@ -337,7 +335,7 @@ enum FidelityCorpus {
     static func dumpIfAsked() {
         guard let dir = Fidelity.environmentString("TYPEWRITE_FIDELITY_DUMP") else { return }
         try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        for (i, c) in (cases + crashers).enumerated() {
+        for (i, c) in cases.enumerated() {
             for w in c.widths {
                 let path = "\(dir)/corpus-\(String(format: "%02d", i))-w\(w).bin"
                 _ = FileManager.default.createFile(atPath: path, contents: Data(c.bytes))
@@ -365,11 +363,6 @@ struct FidelityCorpusTests {
 
     @Test("the settled screen equals cat's under both margin conventions", arguments: FidelityCorpus.cases)
     func settledScreenEqualsCat(_ c: FidelityCase) { Self.check(c) }
-
-    @Test("cases that crash the renderer today (TYPEWRITE_FIDELITY_CRASHERS=1)",
-          .enabled(if: Fidelity.environmentString("TYPEWRITE_FIDELITY_CRASHERS") != nil),
-          arguments: FidelityCorpus.crashers)
-    func settledScreenEqualsCatCrashers(_ c: FidelityCase) { Self.check(c) }
 
     static func check(_ c: FidelityCase) {
         for width in c.widths {

@@ -611,6 +611,36 @@ struct FidelityRandomTests {
         #expect(failed == 0, "\(failed) of \(ran) fuzz inputs failed in shard \(shard)")
     }
 
+    /// Inputs of a few hundred KiB, so the byte store discards and reclaims its front (at 64 KiB)
+    /// while tokens still name bytes by absolute offset: the small fuzz inputs never get there.
+    @Test("large fuzz inputs: byte-exact without a fade, settled screen equals cat's", arguments: 0..<2)
+    func largeFuzz(index: Int) {
+        let seed = Self.seedOffset &+ 0x1A46_E000_0000 &+ UInt64(index)
+        var rng = FidelityRNG(seed: seed)
+        var input: [UInt8] = []
+        // Random bytes with hostile but well-formed pieces mixed in (SGR with an embedded control,
+        // links, clusters), so each kind also arrives once the store's front has moved.
+        let pieces = ["\u{1B}[3\n1m", "\u{1B}[38;5;\r196m", "\u{1B}[1;\u{8}31mbold", "\u{1B}[0m",
+                      "\u{1B}]8;;http://x\u{1B}\\link\u{1B}]8;;\u{1B}\\", "中文 e\u{301} 👩\u{200D}💻 ", "plain words fade in "]
+        while input.count < 200_000 {
+            input += Fuzz.bytes(&rng)
+            input += Array(rng.pick(pieces).utf8)
+        }
+        input = input.map { $0 == 0x0B || $0 == 0x0C ? 0x0A : $0 }  // see the file header
+        let cuts = Set((0..<40).map { _ in rng.int(1...(input.count - 1)) }).sorted()
+        let chunks = Fidelity.chunks(input, cuts: cuts, delays: [0, 0.02, 0.3, 0.001])
+        let columns = rng.int(20...120)
+        let plain = FidelityDriver(columns: columns, depth: .none).run(chunks)
+        #expect(plain.finished)
+        #expect(plain.output == input, "seed \(seed): output differs from input without a fade")
+        let faded = FidelityDriver(columns: columns, cps: 1000).run(chunks)
+        #expect(faded.finished)
+        for margin in VirtualTerminal.MarginConvention.allCases {
+            let screens = Fidelity.screens(frames: faded.frames.map(\.bytes), chunks: chunks, columns: columns, margin: margin)
+            #expect(screens.same, "seed \(seed), width \(columns), \(margin): \(String((screens.typewrite.diff(screens.cat) ?? "").prefix(400)))")
+        }
+    }
+
     @Test("streams for the pyte cross-check (TYPEWRITE_FIDELITY_DUMP=DIR)",
           .enabled(if: Fidelity.environmentString("TYPEWRITE_FIDELITY_DUMP") != nil))
     func dumpStreams() throws {

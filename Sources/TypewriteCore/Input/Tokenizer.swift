@@ -266,7 +266,12 @@ public struct Tokenizer: Sendable {
 
     private mutating func finishSequence(at end: Int, _ kind: SequenceKind, _ tokens: inout TokenQueue) {
         var kind = kind
-        if escapeHasControls, case .csi = kind {} else if escapeHasControls { kind = .broken }  // CSI carries its own flag
+        // CSI carries its own flag; the writer looks for controls in a plain ESC sequence itself
+        // (ESC CR 8 is still DECRC); anything else with controls before its introducer is `.broken`.
+        switch kind {
+        case .csi, .escape: break
+        default: if escapeHasControls { kind = .broken }
+        }
         tokens.append(.sequence(start: tokenStart, length: end - tokenStart, kind: passedThroughInPart ? .broken : kind))
         passedThroughInPart = false
         escapeHasControls = false

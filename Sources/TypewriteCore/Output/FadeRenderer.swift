@@ -69,6 +69,10 @@ public struct FadeRenderer: Sendable {
     private var terminalPen = GraphicRendition()
     private var penIDs: [GraphicRendition: Int] = [GraphicRendition(): 0]
     private var inputPenID = 0
+    /// The terminal's SGR state is not known, because terminals disagree on what the input did to it
+    /// (`CSI ? 1048 l` restores the saved pen in xterm, tmux 3.3a ignores it; see `restoreCursor`).
+    /// Then nothing fades and typewrite writes no SGR of its own, until an SGR from the input resets.
+    private var penIsUnknown = false
 
     /// Cells on the current row, from the oldest one not yet settled to the cursor.
     private var cells: [Cell] = []
@@ -211,7 +215,7 @@ public struct FadeRenderer: Sendable {
     /// Resets the terminal's SGR state (`CSI 0 m`) before typewrite stops (SIGTSTP); the input's
     /// state is restored before the next text.
     public mutating func resetPen(into out: inout [UInt8]) {
-        guard !terminalPen.isDefault else { return }
+        guard !terminalPen.isDefault || penIsUnknown else { return }
         out.append(contentsOf: "\u{1B}[0m".utf8)
         terminalPen = GraphicRendition()
     }
@@ -297,7 +301,7 @@ public struct FadeRenderer: Sendable {
     /// Whether a new cell may fade at all in the current state.
     private var canFade: Bool {
         configuration.colorDepth != .none && column != nil && !autowrapOff && !alternateScreen && !insertMode
-            && !shiftedOut && !nonASCIICharset && inputPen.allowsFade
+            && !shiftedOut && !nonASCIICharset && !penIsUnknown && inputPen.allowsFade
     }
 
     // MARK: Writing cells
@@ -555,7 +559,7 @@ public struct FadeRenderer: Sendable {
     // MARK: Pens
 
     private mutating func setPen(_ pen: GraphicRendition, into out: inout [UInt8]) {
-        guard pen != terminalPen else { return }
+        guard pen != terminalPen, !penIsUnknown else { return }
         if pen.differsOnlyInForeground(from: terminalPen) {
             out.append(contentsOf: "\u{1B}[\(pen.foregroundParameter ?? "39")m".utf8)
         } else {
@@ -615,6 +619,14 @@ public struct FadeRenderer: Sendable {
     }
 
     private mutating func sequence(_ range: Range<Int>, kind: SequenceKind, into out: inout [UInt8]) {
+        switch kind {
+        case .csi(_, _, _, false), .operatingSystemCommand, .controlString:
+            break
+        default:
+            // The terminal ran the C0 controls inside (ECMA-48 / VT500 parser). An SO stops the
+            // fade; an SI is not trusted (it might sit in a string the terminal ignored).
+            if store[range].dropFirst().contains(0x0E) { shiftedOut = true }
+        }
         if case .csi(0x6D, 0, false, true) = kind {
             // SGR with C0 controls inside: the terminal runs the controls and still sets the pen.
             snap(into: &out)
@@ -624,15 +636,15 @@ public struct FadeRenderer: Sendable {
             // (Slice indices are the store's internal ones: convert to an absolute offset.)
             let bytes = store[range]
             let open = range.lowerBound + (bytes.firstIndex(of: 0x5B).map { bytes.distance(from: bytes.startIndex, to: $0) } ?? 1)
-            inputPen.apply(parameters: store[(open + 1)..<(range.upperBound - 1)].filter { $0 >= 0x20 })
+            if inputPen.apply(parameters: store[(open + 1)..<(range.upperBound - 1)].filter { $0 >= 0x20 }) { penIsUnknown = false }
             terminalPen = inputPen
             inputPenID = penID(inputPen)
             forgetColumn()
             return
         }
         if kind.isSelectGraphicRendition {
-            let wasInSync = terminalPen == inputPen
-            inputPen.apply(parameters: store[(range.lowerBound + 2)..<(range.upperBound - 1)])
+            let wasInSync = terminalPen == inputPen || penIsUnknown
+            if inputPen.apply(parameters: store[(range.lowerBound + 2)..<(range.upperBound - 1)]) { penIsUnknown = false }
             inputPenID = penID(inputPen)
             if wasInSync {
                 out.append(contentsOf: store[range])
@@ -647,6 +659,9 @@ public struct FadeRenderer: Sendable {
         case .csi(let final, let marker, let intermediates, let controls):
             if intermediates && final == 0x70 && store[range].contains(0x21) {  // DECSTR: CSI ! p
                 terminalSetPen(GraphicRendition())
+                penIsUnknown = false
+                // VT510 resets the saved cursor state too, tmux 3.3a does not.
+                for i in savedCursor.indices { savedCursor[i]?.penIsUnknown = true }
                 shiftedOut = false
                 nonASCIICharset = false
                 autowrapOff = true  // VT510: soft reset turns autowrap off; stay safe until ?7h
@@ -689,19 +704,42 @@ public struct FadeRenderer: Sendable {
 
     /// What DECSC (ESC 7, and CSI s or entering the 1049 alternate screen) saves: the pen and the
     /// character set state, one slot for each screen (xterm).
-    private struct SavedCursor { var pen: GraphicRendition; var shiftedOut: Bool; var nonASCIICharset: Bool }
+    /// `penIsUnknown` is set when terminals disagree on whether the slot was written.
+    private struct SavedCursor {
+        var pen = GraphicRendition()
+        var penIsUnknown = false
+        var shiftedOut = false
+        var nonASCIICharset = false
+    }
     private var savedCursor: [SavedCursor?] = [nil, nil]
     private var screenIndex: Int { alternateScreen ? 1 : 0 }
 
-    private mutating func saveCursor() {
-        savedCursor[screenIndex] = SavedCursor(pen: inputPen, shiftedOut: shiftedOut, nonASCIICharset: nonASCIICharset)
+    /// DECSC; `certain` is false for a save some terminals do not make (`CSI ? 1048 h` in tmux
+    /// 3.3a, `CSI Ps s` with parameters in the VirtualTerminal's xterm reading).
+    private mutating func saveCursor(certain: Bool = true) {
+        let old = savedCursor[screenIndex]
+        let differs = old.map { $0.penIsUnknown || $0.pen != inputPen } ?? !inputPen.isDefault
+        savedCursor[screenIndex] = SavedCursor(
+            pen: inputPen, penIsUnknown: penIsUnknown || (!certain && differs),
+            shiftedOut: shiftedOut || (!certain && old?.shiftedOut == true),
+            nonASCIICharset: nonASCIICharset || (!certain && old?.nonASCIICharset == true))
     }
 
-    private mutating func restoreCursor() {
-        let saved = savedCursor[screenIndex] ?? SavedCursor(pen: GraphicRendition(), shiftedOut: false, nonASCIICharset: false)
-        terminalSetPen(saved.pen)
-        shiftedOut = saved.shiftedOut
-        nonASCIICharset = saved.nonASCIICharset
+    /// DECRC; `certain` is false for a restore some terminals do not make (`CSI ? 1048 l` in tmux
+    /// 3.3a, `CSI Ps u` with parameters in the VirtualTerminal's xterm reading): then the pen is
+    /// unknown, and SO or a non-ASCII character set on either side keeps fading off.
+    private mutating func restoreCursor(certain: Bool = true) {
+        let saved = savedCursor[screenIndex] ?? SavedCursor()
+        if certain {
+            terminalSetPen(saved.pen)
+            penIsUnknown = saved.penIsUnknown
+            shiftedOut = saved.shiftedOut
+            nonASCIICharset = saved.nonASCIICharset
+        } else {
+            penIsUnknown = penIsUnknown || saved.penIsUnknown || saved.pen != inputPen
+            shiftedOut = shiftedOut || saved.shiftedOut
+            nonASCIICharset = nonASCIICharset || saved.nonASCIICharset
+        }
         forgetColumn()
     }
 
@@ -727,6 +765,8 @@ public struct FadeRenderer: Sendable {
                 case 7:
                     autowrapOff = !set
                     if !set { forgetColumn() }  // without autowrap the margin behaves differently
+                case 1048:
+                    if set { saveCursor(certain: false) } else { restoreCursor(certain: false) }
                 case 1049:
                     // Outside the alternate screen, leaving it does nothing (tmux; xterm differs).
                     if set { if !alternateScreen { saveCursor() }; alternateScreen = true } else if alternateScreen { alternateScreen = false; restoreCursor() }
@@ -763,10 +803,10 @@ public struct FadeRenderer: Sendable {
             newRow(wrapped: false)
             column = 0
             pendingWrap = false
-        case 0x73 where parameters.isEmpty:  // SCOSC (CSI s), as DECSC in xterm
-            saveCursor()
-        case 0x75:  // SCORC (CSI u)
-            restoreCursor()
+        case 0x73:  // SCOSC (CSI s), as DECSC in xterm; tmux also saves when there are parameters
+            saveCursor(certain: parameters.isEmpty)
+        case 0x75:  // SCORC (CSI u); tmux also restores when there are parameters
+            restoreCursor(certain: parameters.isEmpty)
         case 0x4B, 0x58, 0x40, 0x50:  // EL, ECH, ICH, DCH: this row changes
             rowContent.removeAll()
             if pendingWrap { forgetColumn() }
@@ -806,6 +846,7 @@ public struct FadeRenderer: Sendable {
             defaultTabStops = false
         case (0, 0x63):  // RIS: everything resets
             terminalSetPen(GraphicRendition())
+            penIsUnknown = false
             autowrapOff = false; alternateScreen = false; nonASCIICharset = false; shiftedOut = false
             insertMode = false
             savedCursor = [nil, nil]

@@ -58,9 +58,13 @@ public struct GraphicRendition: Hashable, Sendable {
     public var isDefault: Bool { unknown.isEmpty && slots.allSatisfy { $0 == nil } }
 
     /// Applies the parameter bytes of one SGR sequence (between `CSI` and `m`).
-    public mutating func apply(parameters: some Collection<UInt8>) {
+    /// - Returns: whether the sequence reset the state (a `0` or empty parameter), so that what
+    ///   it leaves no longer depends on the state before it.
+    @discardableResult
+    public mutating func apply(parameters: some Collection<UInt8>) -> Bool {
         let params = String(decoding: parameters, as: UTF8.self).split(separator: ";", omittingEmptySubsequences: false).map(String.init)
-        if params.isEmpty { self = GraphicRendition(); return }
+        if params.isEmpty { self = GraphicRendition(); return true }
+        var reset = false
         var i = 0
         while i < params.count {
             let p = params[i]
@@ -69,7 +73,7 @@ public struct GraphicRendition: Hashable, Sendable {
             // Sub-parameters where none belong (`1:2`, a lone `:`): terminals ignore the parameter.
             if p.contains(":") && ![4, 38, 48, 58].contains(code) { i += 1; continue }
             switch code {
-            case 0: self = GraphicRendition()
+            case 0: self = GraphicRendition(); reset = true
             case 1: set(.bold, p)
             case 2: set(.faint, p)
             case 3: set(.italic, p)
@@ -125,6 +129,7 @@ public struct GraphicRendition: Hashable, Sendable {
             }
             i += 1
         }
+        return reset
     }
 
     private mutating func set(_ slot: Slot, _ value: String?) { slots[slot.rawValue] = value }
