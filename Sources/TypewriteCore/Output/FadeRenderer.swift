@@ -70,7 +70,8 @@ public struct FadeRenderer: Sendable {
     private var penIDs: [GraphicRendition: Int] = [GraphicRendition(): 0]
     private var inputPenID = 0
     /// The terminal's SGR state is not known, because terminals disagree on what the input did to it
-    /// (`CSI ? 1048 l` restores the saved pen in xterm, tmux 3.3a ignores it; see `restoreCursor`).
+    /// (`CSI ? 1048 l` restores the saved pen in xterm, tmux 3.3a ignores it; see `restoreCursor`;
+    /// `CSI 38;2;256;0;0 m` changes nothing in xterm, pyte takes it as a colour).
     /// Then nothing fades and typewrite writes no SGR of its own, until an SGR from the input resets.
     private var penIsUnknown = false
 
@@ -636,20 +637,27 @@ public struct FadeRenderer: Sendable {
             // (Slice indices are the store's internal ones: convert to an absolute offset.)
             let bytes = store[range]
             let open = range.lowerBound + (bytes.firstIndex(of: 0x5B).map { bytes.distance(from: bytes.startIndex, to: $0) } ?? 1)
-            if inputPen.apply(parameters: store[(open + 1)..<(range.upperBound - 1)].filter { $0 >= 0x20 }) { penIsUnknown = false }
+            notePen(inputPen.apply(parameters: store[(open + 1)..<(range.upperBound - 1)].filter { $0 >= 0x20 }))
             terminalPen = inputPen
             inputPenID = penID(inputPen)
             forgetColumn()
             return
         }
         if kind.isSelectGraphicRendition {
-            let wasInSync = terminalPen == inputPen || penIsUnknown
-            if inputPen.apply(parameters: store[(range.lowerBound + 2)..<(range.upperBound - 1)]) { penIsUnknown = false }
-            inputPenID = penID(inputPen)
-            if wasInSync {
+            var next = inputPen
+            let outcome = next.apply(parameters: store[(range.lowerBound + 2)..<(range.upperBound - 1)])
+            if terminalPen == inputPen || penIsUnknown || outcome.ambiguous {
+                // Written as it came; a fade pen is put back first, so the terminal applies it to
+                // the input's own state (an ambiguous one is never rewritten in typewrite's words,
+                // so cells still fading are settled while their pens can still be written).
+                if outcome.ambiguous && !penIsUnknown { snap(into: &out) }
+                restorePen(into: &out)
                 out.append(contentsOf: store[range])
-                terminalPen = inputPen
+                terminalPen = next
             }
+            inputPen = next
+            notePen(outcome)
+            inputPenID = penID(inputPen)
             return
         }
         snap(into: &out)
@@ -704,6 +712,13 @@ public struct FadeRenderer: Sendable {
 
     /// What DECSC (ESC 7, and CSI s or entering the 1049 alternate screen) saves: the pen and the
     /// character set state, one slot for each screen (xterm).
+    /// After an SGR from the input: a reset makes the pen known, a parameter terminals read
+    /// differently makes it unknown (then typewrite never rewrites it in its own words).
+    private mutating func notePen(_ outcome: GraphicRendition.Outcome) {
+        if outcome.reset { penIsUnknown = false }
+        if outcome.ambiguous { penIsUnknown = true }
+    }
+
     /// `penIsUnknown` is set when terminals disagree on whether the slot was written.
     private struct SavedCursor {
         var pen = GraphicRendition()

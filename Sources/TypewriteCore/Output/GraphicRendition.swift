@@ -57,30 +57,39 @@ public struct GraphicRendition: Hashable, Sendable {
     /// The state with nothing set: what `CSI 0 m` leaves.
     public var isDefault: Bool { unknown.isEmpty && slots.allSatisfy { $0 == nil } }
 
+    /// What one SGR sequence did, beyond the new state.
+    public struct Outcome: Equatable, Sendable {
+        /// It reset the state (a `0` or empty parameter), so what it leaves does not depend on the
+        /// state before it.
+        public var reset = false
+        /// After its last reset it had a parameter terminals read differently (an incomplete or
+        /// out-of-range extended colour, an unknown selector, style or code, sub-parameters where
+        /// none belong): xterm ignores most of them, others (pyte, some terminals) do not.
+        public var ambiguous = false
+    }
+
     /// Applies the parameter bytes of one SGR sequence (between `CSI` and `m`).
-    /// - Returns: whether the sequence reset the state (a `0` or empty parameter), so that what
-    ///   it leaves no longer depends on the state before it.
     @discardableResult
-    public mutating func apply(parameters: some Collection<UInt8>) -> Bool {
+    public mutating func apply(parameters: some Collection<UInt8>) -> Outcome {
         let params = String(decoding: parameters, as: UTF8.self).split(separator: ";", omittingEmptySubsequences: false).map(String.init)
-        if params.isEmpty { self = GraphicRendition(); return true }
-        var reset = false
+        var outcome = Outcome()
+        if params.isEmpty { self = GraphicRendition(); outcome.reset = true; return outcome }
         var i = 0
         while i < params.count {
             let p = params[i]
             let head = p.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
             let code = head.isEmpty ? 0 : (Int(head) ?? -1)
             // Sub-parameters where none belong (`1:2`, a lone `:`): terminals ignore the parameter.
-            if p.contains(":") && ![4, 38, 48, 58].contains(code) { i += 1; continue }
+            if p.contains(":") && ![4, 38, 48, 58].contains(code) { outcome.ambiguous = true; i += 1; continue }
             switch code {
-            case 0: self = GraphicRendition(); reset = true
+            case 0: self = GraphicRendition(); outcome = Outcome(reset: true, ambiguous: false)
             case 1: set(.bold, p)
             case 2: set(.faint, p)
             case 3: set(.italic, p)
             case 4:
                 // 4:0 … 4:5 select the underline style; other styles are ignored, as terminals do.
                 let style = p.split(separator: ":", omittingEmptySubsequences: false).dropFirst().first.map { $0.isEmpty ? 0 : Int($0) ?? -1 } ?? 1
-                if (0...5).contains(style) { set(.underline, style == 0 ? nil : p) }
+                if (0...5).contains(style) { set(.underline, style == 0 ? nil : p) } else { outcome.ambiguous = true }
             case 5, 6: set(.blink, p)
             case 7: set(.reverse, p)
             case 8: set(.conceal, p)
@@ -114,22 +123,24 @@ public struct GraphicRendition: Hashable, Sendable {
                 // parameters with them; an incomplete or out-of-range form changes nothing.
                 let slot: Slot = code == 38 ? .foreground : code == 48 ? .background : .underlineColor
                 if p.contains(":") {
-                    if Self.color(p) != .default { set(slot, p) }
+                    if Self.color(p) != .default { set(slot, p) } else { outcome.ambiguous = true }
                 } else {
                     let kind = i + 1 < params.count ? params[i + 1] : ""
                     // An unknown selector is skipped with the 38/48/58 (xterm).
                     let take = kind == "5" ? 2 : kind == "2" ? 4 : (i + 1 < params.count ? 1 : 0)
                     let end = min(params.count - 1, i + take)
                     let form = params[i...end].joined(separator: ";")
-                    if take > 1 && end == i + take && Self.color(form) != .default { set(slot, form) }
+                    if take > 1 && end == i + take && Self.color(form) != .default { set(slot, form) } else { outcome.ambiguous = true }
                     i = end
                 }
             case 59: set(.underlineColor, nil)
-            default: if unknown.count < 32 { unknown.append(p) }
+            default:
+                if unknown.count < 32 { unknown.append(p) }
+                outcome.ambiguous = true
             }
             i += 1
         }
-        return reset
+        return outcome
     }
 
     private mutating func set(_ slot: Slot, _ value: String?) { slots[slot.rawValue] = value }
