@@ -710,8 +710,6 @@ public struct FadeRenderer: Sendable {
         inputPenID = penID(pen)
     }
 
-    /// What DECSC (ESC 7, and CSI s or entering the 1049 alternate screen) saves: the pen and the
-    /// character set state, one slot for each screen (xterm).
     /// After an SGR from the input: a reset makes the pen known, a parameter terminals read
     /// differently makes it unknown (then typewrite never rewrites it in its own words).
     private mutating func notePen(_ outcome: GraphicRendition.Outcome) {
@@ -719,7 +717,9 @@ public struct FadeRenderer: Sendable {
         if outcome.ambiguous { penIsUnknown = true }
     }
 
-    /// `penIsUnknown` is set when terminals disagree on whether the slot was written.
+    /// What DECSC (ESC 7, and CSI s or entering the 1049 alternate screen) saves: the pen and the
+    /// character set state, one slot for each screen (xterm). `penIsUnknown` is set when terminals
+    /// disagree on whether the slot was written.
     private struct SavedCursor {
         var pen = GraphicRendition()
         var penIsUnknown = false
