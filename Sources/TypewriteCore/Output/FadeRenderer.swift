@@ -144,7 +144,10 @@ public struct FadeRenderer: Sendable {
     /// Memory held for input not yet written, in bytes: the input bytes and the tokens that
     /// describe them, counted twice for the slack of a growing array (a flood of short lines
     /// costs far more in tokens than in bytes). Reading pauses on it.
-    public var pendingBytes: Int { store.end - writtenOffset + 2 * queue.count * MemoryLayout<Token>.stride }
+    public var pendingBytes: Int { pendingInputBytes + 2 * queue.count * MemoryLayout<Token>.stride }
+
+    /// Input bytes received and not yet written.
+    public var pendingInputBytes: Int { store.end - writtenOffset }
 
     /// Memory one input byte cost in the last burst, in bytes (1 for long lines of text, up to
     /// about 40 for a flood of 3-byte lines): the reader sizes its next burst with it.

@@ -12,6 +12,11 @@ struct AnimatedSession<Writer: AnimatedWriter> {
     static var framePeriod: Seconds { 1.0 / 60 }
     /// Reading pauses while more than this many input bytes wait to be shown (issue 4: 16 MiB).
     static var pendingLimit: Int { 16 * 1024 * 1024 }
+    /// Reading also pauses while the memory held for them (bytes and tokens, `pendingBytes`) is
+    /// above this, in bytes: a flood of short lines costs far more in tokens than in bytes. Sized
+    /// so that a 10 MiB burst of prose is taken in at once (issue 5: settled within 1.6 s) while the
+    /// peak RSS stays under issue 5's 64 MiB (`Scripts/bench.sh --only=5,7`: 1.59 s, 53.8 MiB; e2e: 38.9 MiB).
+    static var memoryLimit: Int { 22 * 1024 * 1024 }
     /// Most bytes taken in as one burst, in bytes.
     static var readSize: Int { 1024 * 1024 }
 
@@ -101,7 +106,8 @@ struct AnimatedSession<Writer: AnimatedWriter> {
                 continue
             }
             var fds: [(fd: Int32, events: Int16)] = [(signalFD, System.pollIn)]
-            let reading = input != nil && messages.isEmpty && renderer.pendingBytes <= Self.pendingLimit
+            let reading = input != nil && messages.isEmpty && renderer.pendingInputBytes <= Self.pendingLimit
+                && renderer.pendingBytes <= Self.memoryLimit
             if reading, let input { fds.append((input.descriptor, System.pollIn)) }
             if watchReader { fds.append((System.standardOutput, 0)) }
             var timeout = endSeen && reading ? 0 : nextFrame.map { $0 - now }
@@ -115,7 +121,8 @@ struct AnimatedSession<Writer: AnimatedWriter> {
             if reading, let input, events[1] != 0 || endSeen {
                 do throws(SystemError) {
                     // A burst fits in the memory left below the limit, at the last burst's cost per byte.
-                    let room = Double(Self.pendingLimit - renderer.pendingBytes) / renderer.bytesOfMemoryPerInputByte
+                    let room = min(Double(Self.pendingLimit - renderer.pendingInputBytes),
+                                   Double(Self.memoryLimit - renderer.pendingBytes) / renderer.bytesOfMemoryPerInputByte)
                     let size = min(buffer.count, max(4096, Int(room)))
                     var n = 0
                     if endSeen {

@@ -4,8 +4,11 @@
 /// Time is seconds on the monotonic clock; output is appended to a buffer the caller writes with
 /// one `write(2)` per frame.
 protocol AnimatedWriter {
-    /// Input bytes received and not yet written (reading pauses above `AnimatedSession.pendingLimit`).
+    /// Memory held for input not yet written, in bytes (reading pauses above
+    /// `AnimatedSession.memoryLimit`).
     var pendingBytes: Int { get }
+    /// Input bytes received and not yet written (reading pauses above `AnimatedSession.pendingLimit`).
+    var pendingInputBytes: Int { get }
     /// Memory one input byte cost in the last burst, in bytes (sizes the next read).
     var bytesOfMemoryPerInputByte: Double { get }
     /// Whether frames are still needed.

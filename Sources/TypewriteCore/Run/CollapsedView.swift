@@ -126,6 +126,7 @@ struct CollapsedView: AnimatedWriter {
     // MARK: AnimatedWriter
 
     var pendingBytes: Int { renderer.pendingBytes }
+    var pendingInputBytes: Int { renderer.pendingInputBytes }
     var bytesOfMemoryPerInputByte: Double { renderer.bytesOfMemoryPerInputByte }
     var hyperlinkOpen: Bool { renderer.hyperlinkOpen }
 
