@@ -67,6 +67,12 @@ public struct ByteStore: Sendable {
     public var count: Int { storage.count - head }
 
     public mutating func append(contentsOf bytes: some Collection<UInt8>) {
+        // Reclaim the discarded front rather than grow the buffer (a grown copy briefly holds
+        // both, which set the peak RSS of a long animated line).
+        if head > 0 && storage.count + bytes.count > storage.capacity {
+            storage.removeFirst(head)
+            head = 0
+        }
         storage.append(contentsOf: bytes)
     }
 

@@ -15,7 +15,7 @@ struct AnimatedSession<Writer: AnimatedWriter> {
     /// Reading also pauses while the memory held for them (bytes and tokens, `pendingBytes`) is
     /// above this, in bytes: a flood of short lines costs far more in tokens than in bytes. Sized
     /// so that a 10 MiB burst of prose is taken in at once (issue 5: settled within 1.6 s) while the
-    /// peak RSS stays under issue 5's 64 MiB (`Scripts/bench.sh --only=5,7`: 1.59 s, 53.8 MiB; e2e: 38.9 MiB).
+    /// peak RSS stays under issue 5's 64 MiB (`Scripts/bench.sh --only=5,7`: 1.57 s, 41.7 MiB).
     static var memoryLimit: Int { 22 * 1024 * 1024 }
     /// Most bytes taken in as one burst, in bytes.
     static var readSize: Int { 1024 * 1024 }
