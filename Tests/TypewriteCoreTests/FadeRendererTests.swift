@@ -82,11 +82,7 @@ struct FadeRendererTests {
 struct FadeRendererSignalTests {
     @Test("a flush on a signal settles everything and later text is paced from there")
     func flushThenContinue() {
-        var configuration = FadeConfiguration()
-        configuration.columns = 80
-        configuration.maximumLag = .infinity
-        configuration.charactersPerSecond = 100
-        var renderer = FadeRenderer(configuration: configuration)
+        var renderer = FadeRenderer(configuration: FidelityDriver(columns: 80, cps: 100, maximumLag: .infinity).configuration)
         renderer.receive(Array(String(repeating: "word ", count: 400).utf8), at: 0)
         var out: [UInt8] = []
         renderer.frame(at: 0.5, into: &out)
@@ -106,12 +102,7 @@ struct FadeRendererSignalTests {
 struct FadeRendererRegressionTests {
     @Test("an SGR with an embedded control, after the store has discarded bytes, does not trap")
     func sgrWithControlAfterDiscard() {
-        var configuration = FadeConfiguration()
-        configuration.columns = 80
-        configuration.colorDepth = .none
-        configuration.charactersPerSecond = 1e8
-        configuration.maximumLag = 0.15
-        var renderer = FadeRenderer(configuration: configuration)
+        var renderer = FadeRenderer(configuration: FidelityDriver(columns: 80, depth: .none, cps: 1e8, maximumLag: 0.15).configuration)
         var out: [UInt8] = []
         // Enough text for the store to reclaim its front (64 KiB), then CSI 3 LF 1 m.
         renderer.receive(Array(repeating: 0x61, count: 200_000), at: 0)

@@ -69,10 +69,7 @@ public struct ByteStore: Sendable {
     public mutating func append(contentsOf bytes: some Collection<UInt8>) {
         // Reclaim the discarded front rather than grow the buffer (a grown copy briefly holds
         // both, which set the peak RSS of a long animated line).
-        if head > 0 && storage.count + bytes.count > storage.capacity {
-            storage.removeFirst(head)
-            head = 0
-        }
+        if head > 0 && storage.count + bytes.count > storage.capacity { compact() }
         storage.append(contentsOf: bytes)
     }
 
@@ -90,9 +87,12 @@ public struct ByteStore: Sendable {
         guard offset > start else { return }
         head += offset - start
         start = offset
-        if head >= 1 << 16 && head * 2 >= storage.count {
-            storage.removeFirst(head)
-            head = 0
-        }
+        if head >= 1 << 16 && head * 2 >= storage.count { compact() }
+    }
+
+    /// Moves the held bytes to the front of the buffer; absolute offsets do not change.
+    private mutating func compact() {
+        storage.removeFirst(head)
+        head = 0
     }
 }
