@@ -21,13 +21,14 @@ let package = Package(
         .library(name: "TypewriteCore", targets: ["TypewriteCore"]),
     ],
     targets: [
-        .target(name: "TypewriteCore", swiftSettings: staticStdlib),
+        .target(name: "TypewriteCore"),
+        .target(name: "TypewriteCLI", dependencies: ["TypewriteCore"]),
         .executableTarget(
             name: "typewrite",
-            dependencies: ["TypewriteCore"],
+            dependencies: ["TypewriteCore", "TypewriteCLI"],
             swiftSettings: staticStdlib,
             linkerSettings: [.unsafeFlags(["-static-executable", "-use-ld=lld"], .when(platforms: [.linux], configuration: .release))]
         ),
-        .testTarget(name: "TypewriteCoreTests", dependencies: ["TypewriteCore"]),
+        .testTarget(name: "TypewriteCoreTests", dependencies: ["TypewriteCore", "TypewriteCLI"]),
     ]
 )

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TypewriteCore
+@testable import TypewriteCLI
 
 /// `OptionSpec.all` is the one definition of the command line (issue 7): `--help`, the shell
 /// completions and the man page's OPTIONS must name exactly its options. The help text and the

@@ -16,6 +16,7 @@
 import Foundation
 import Testing
 @testable import TypewriteCore
+@testable import TypewriteCLI
 
 struct FidelityCase: Sendable, CustomTestStringConvertible {
     enum Chunking: Sendable {

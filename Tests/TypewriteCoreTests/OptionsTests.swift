@@ -1,5 +1,6 @@
 import Testing
 @testable import TypewriteCore
+@testable import TypewriteCLI
 
 @Suite("Options")
 struct OptionsTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import TypewriteCore
+@testable import TypewriteCLI
 
 /// `--timestamps` on a fake clock: arrival times are passed in, the wall clock is a fixed offset,
 /// and the prefix is "[<whole seconds>]" so that no test depends on the time zone.

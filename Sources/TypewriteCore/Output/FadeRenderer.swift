@@ -40,7 +40,7 @@ public struct FadeConfiguration: Sendable {
 /// Time is passed in by the caller (seconds on a monotonic clock); output is appended to a buffer
 /// the caller writes with one `write(2)` per frame.
 public struct FadeRenderer: Sendable {
-    public let configuration: FadeConfiguration
+    public private(set) var configuration: FadeConfiguration
     public private(set) var pacing: PacingEngine
     private var store = ByteStore()
     private var tokenizer: Tokenizer
@@ -186,8 +186,10 @@ public struct FadeRenderer: Sendable {
     /// cells are reached by absolute column (CHA) rather than by moving back; next to the right
     /// margin, where the echo may have wrapped the cursor to another row, they are left as drawn.
     /// Later text is paced from here: the pacing front jumps to what has been written.
-    public mutating func flushSettled(into out: inout [UInt8]) {
-        if let c = column, let width = columns, c >= width - 2 {
+    /// - Parameter echoMayHaveMoved: false when nothing else can have written to the terminal (a
+    ///   library host settling before it moves the cursor): cells next to the margin settle too.
+    public mutating func flushSettled(echoMayHaveMoved: Bool, into out: inout [UInt8]) {
+        if echoMayHaveMoved, let c = column, let width = columns, c >= width - 2 {
             cells.removeAll(keepingCapacity: true)
             cellBytes.removeAll(keepingCapacity: true)
         }
@@ -196,6 +198,9 @@ public struct FadeRenderer: Sendable {
         absoluteMoves = false
         pacing.settleNow()
     }
+
+    /// `flushSettled(echoMayHaveMoved: true, into:)`: after a signal the tty may have echoed.
+    public mutating func flushSettled(into out: inout [UInt8]) { flushSettled(echoMayHaveMoved: true, into: &out) }
 
     /// The terminal is now `newColumns` wide (SIGWINCH). Fading continues only where nothing can
     /// have moved: the row never wrapped and the cursor is left of both margins. Elsewhere the
@@ -222,6 +227,14 @@ public struct FadeRenderer: Sendable {
         guard !terminalPen.isDefault || penIsUnknown else { return }
         out.append(contentsOf: "\u{1B}[0m".utf8)
         terminalPen = GraphicRendition()
+    }
+
+    /// The terminal's own colours, as it reported them (OSC 10/11): cells that start fading from
+    /// now on run from this background to this foreground (those already fading finish as they
+    /// began).
+    public mutating func useTerminalColors(_ colors: TerminalColors) {
+        if let background = colors.background { configuration.background = background }
+        if let foreground = colors.foreground { configuration.foreground = foreground }
     }
 
     /// Something else moved the cursor (the job was stopped and continued): forget the column.

@@ -24,6 +24,8 @@ public enum System {
     public static let standardInput: Int32 = 0
     public static let standardOutput: Int32 = 1
     public static let standardError: Int32 = 2
+    /// SIGPIPE's number: a host dies by it when the reader of its output has gone.
+    public static let brokenPipeSignal: Int32 = SIGPIPE
 
     /// The process environment, read once from `environ` (cheaper at start-up than Foundation's
     /// `ProcessInfo`, which the benchmark found at 17 % of typewrite's start-up instructions).
@@ -164,78 +166,14 @@ public enum System {
         while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
     }
 
-    public static func exit(_ status: Int32) -> Never { Glibc_exit(status) }
 }
 
 // MARK: - Signals
 
-/// The write end of the self-pipe signal handlers write to. Set once in `Signals.install` before any
-/// handler is installed and never changed afterwards; handlers only read it, which is
-/// async-signal-safe, so the unsynchronized access is sound.
-nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
-
-private let forwardSignal: @convention(c) (Int32) -> Void = { signo in
-    var byte = UInt8(truncatingIfNeeded: signo)
-    let saved = errno
-    _ = Glibc_write(signalPipeWriteEnd, &byte, 1)
-    errno = saved
-}
-
-/// Signals delivered through a self-pipe, so the event loop sees them as readable bytes in `poll`
-/// (TERMINAL-NOTES §5: `poll` returns EINTR regardless of SA_RESTART).
-public enum Signals {
-    public static let interrupt = SIGINT, terminate = SIGTERM, quit = SIGQUIT, hangUp = SIGHUP, stop = SIGTSTP
-    public static let resume = SIGCONT, windowChange = SIGWINCH, brokenPipe = SIGPIPE
-
-    /// Creates the self-pipe and routes `signals` to it; SIGPIPE is ignored so that writes report EPIPE.
-    /// - Returns: the read end, to poll for POLLIN.
-    public static func install(_ signals: [Int32]) -> Int32 {
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { return -1 }
-        for i in 0..<2 {
-            // Keep clear of 0–2: with stdin closed, pipe() would hand out descriptor 0 and the
-            // loop would wait on its own signal pipe as if it were the input.
-            if ends[i] < 3 {
-                let moved = fcntl(ends[i], F_DUPFD_CLOEXEC, 3)
-                if moved >= 0 { close(ends[i]); ends[i] = moved }
-            }
-            _ = fcntl(ends[i], F_SETFL, fcntl(ends[i], F_GETFL) | O_NONBLOCK)  // our own pipe, not a shared one
-            _ = fcntl(ends[i], F_SETFD, FD_CLOEXEC)
-        }
-        signalPipeWriteEnd = ends[1]
-        _ = signal(SIGPIPE, SIG_IGN)
-        for s in signals { route(s) }
-        return ends[0]
-    }
-
-    /// Sends `signal` to the self-pipe (again, after it was reset to its default action), unless it
-    /// was ignored when typewrite started (`nohup`, `cmd &` in a script): those stay ignored, as
-    /// they do for cat.
-    public static func route(_ signo: Int32) {
-        let previous = signal(signo, forwardSignal)
-        if unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) || ignoredAtStart.contains(signo) {
-            ignoredAtStart.insert(signo)
-            _ = signal(signo, SIG_IGN)
-        }
-    }
-
-    /// Signals that were ignored when typewrite started. Written only by `route`, which runs on
-    /// the main thread outside signal handlers; never read by a handler.
-    nonisolated(unsafe) private static var ignoredAtStart: Set<Int32> = []
-
-    /// Runs `body` with the terminating and stopping signals blocked, so that a terminal mode
-    /// changed inside is always restored before any of them can act (they are delivered after).
-    public static func withTerminatingSignalsBlocked<T>(_ body: () -> T) -> T {
-        var set = sigset_t(), old = sigset_t()
-        sigemptyset(&set)
-        for s in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP, SIGTTIN, SIGTTOU] { sigaddset(&set, s) }
-        _ = pthread_sigmask(SIG_BLOCK, &set, &old)
-        defer { _ = pthread_sigmask(SIG_SETMASK, &old, nil) }
-        return body()
-    }
-
-    /// Drains the self-pipe. - Returns: the signals received, in order, without repeats.
-    public static func drain(_ fd: Int32) -> [Int32] {
+extension System {
+    /// Drains a signal self-pipe (`read` until EAGAIN): one byte per signal number, written by the
+    /// host's handlers. - Returns: the signals received, in order, without repeats.
+    public static func drainSignals(_ fd: Int32) -> [Int32] {
         var buffer = [UInt8](repeating: 0, count: 64)
         var seen: [Int32] = []
         while true {
@@ -245,30 +183,12 @@ public enum Signals {
         }
         return seen
     }
-
-    /// Ends the process by `signo` with its default action (so the parent sees 128 + signo), as
-    /// TERMINAL-NOTES §5 describes: default handler, unblock, raise. SIGTSTP returns after SIGCONT.
-    public static func raiseDefault(_ signo: Int32) {
-        _ = signal(signo, SIG_DFL)
-        var set = sigset_t()
-        sigemptyset(&set)
-        sigaddset(&set, signo)
-        _ = pthread_sigmask(SIG_UNBLOCK, &set, nil)
-        _ = raise(signo)
-    }
-
-    /// Dies by `signo`; falls back to exiting with 128 + signo.
-    public static func die(by signo: Int32) -> Never {
-        raiseDefault(signo)
-        Glibc_exit(128 + signo)
-    }
 }
 
 // Unambiguous names for the C functions that Swift's Glibc and Darwin modules both export.
 @inline(__always) private func Glibc_read(_ fd: Int32, _ buf: UnsafeMutableRawPointer?, _ n: Int) -> Int { read(fd, buf, n) }
 @inline(__always) private func Glibc_write(_ fd: Int32, _ buf: UnsafeRawPointer?, _ n: Int) -> Int { write(fd, buf, n) }
 @inline(__always) private func Glibc_poll(_ fds: UnsafeMutablePointer<pollfd>, _ n: nfds_t, _ ms: Int32) -> Int32 { poll(fds, n, ms) }
-@inline(__always) private func Glibc_exit(_ status: Int32) -> Never { exit(status) }
 
 // MARK: - Local time (timestamps)
 
@@ -355,6 +275,29 @@ extension System {
             if errno != EINTR { throw SystemError.current }
         }
         return SavedTerminalMode(settings: saved)
+    }
+
+    /// Puts the terminal in a mode for reading a reply to a query (`tcgetattr`, `tcsetattr(TCSANOW)`):
+    /// no line editing and no echo, nothing else changed. TCSANOW, not TCSAFLUSH: keys typed ahead
+    /// stay where they are.
+    /// - Returns: the settings before, for `restoreTerminalMode`.
+    /// - Throws: `SystemError` when the settings cannot be read or changed.
+    public static func enterReplyMode(_ fd: Int32) throws(SystemError) -> SavedTerminalMode {
+        var saved = termios()
+        guard tcgetattr(fd, &saved) == 0 else { throw SystemError.current }
+        var raw = saved
+        raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
+        while tcsetattr(fd, TCSANOW, &raw) != 0 {
+            if errno != EINTR { throw SystemError.current }
+        }
+        return SavedTerminalMode(settings: saved)
+    }
+
+    /// Bytes waiting to be read on `fd` (`ioctl(FIONREAD)`); 0 when it cannot tell.
+    public static func bytesWaiting(_ fd: Int32) -> Int {
+        var count: Int32 = 0
+        guard ioctl(fd, UInt(FIONREAD), &count) == 0 else { return 0 }
+        return Int(count)
     }
 
     /// Puts back the settings `enterKeyMode` saved (`tcsetattr(TCSANOW)`); failures are ignored

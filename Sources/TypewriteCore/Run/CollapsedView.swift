@@ -14,7 +14,7 @@
 /// row model cannot follow (cursor movement, BS), or when the terminal is resized or the job was
 /// stopped. The value type does no I/O: bytes, time and keys in, bytes out; `CollapsePrompt`
 /// reads the keys.
-struct CollapsedView: AnimatedWriter {
+struct CollapsedView {
     /// Text held beyond the visible rows, in bytes (issue 7: "beyond 16 MiB … expands by itself").
     static let defaultHoldingLimit = 16 * 1024 * 1024
     /// Opacity the last visible row fades out to (half way, in OKLab lightness: still legible),
@@ -123,7 +123,7 @@ struct CollapsedView: AnimatedWriter {
         if configuration.columns == nil { phase = .streamingAll }
     }
 
-    // MARK: AnimatedWriter
+    // MARK: Writer (the session drives it as it drives FadeRenderer)
 
     var pendingBytes: Int { renderer.pendingBytes }
     var pendingInputBytes: Int { renderer.pendingInputBytes }

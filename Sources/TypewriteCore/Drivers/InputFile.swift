@@ -18,11 +18,3 @@ struct InputFile {
         return InputFile(handle: FileHandle(fileDescriptor: fd, closeOnDealloc: true), name: name)
     }
 }
-
-/// Reports problems the way cat does: `typewrite: NAME: message`, one line on stderr.
-enum Report {
-    static func fileError(_ name: String, _ error: SystemError) {
-        System.printError("typewrite: \(name == "-" ? "standard input" : name): \(error)")
-    }
-    static func error(_ message: String) { System.printError("typewrite: \(message)") }
-}

@@ -1,3 +1,5 @@
+import TypewriteCore
+
 /// One command-line option, defined once: `--help`, the man page's OPTIONS (checked by a test)
 /// and the shell completions are all produced from `OptionSpec.all`.
 public struct OptionSpec: Sendable {
@@ -63,9 +65,6 @@ public struct OptionSpec: Sendable {
         OptionSpec(long: "version", short: "V", value: .none, summary: "show the version and exit"),
     ]
 }
-
-/// When to do something that depends on the output being a terminal.
-public enum When: String, Sendable { case auto, always, never }
 
 /// The command line, parsed and validated.
 public struct Options: Sendable, Equatable {
@@ -274,9 +273,4 @@ extension Options {
         ]
         return lines.joined(separator: "\n") + "\n"
     }
-}
-
-/// Facts about the program itself.
-public enum Typewrite {
-    public static let version = "0.1.0"
 }

@@ -1,3 +1,5 @@
+import TypewriteCore
+
 /// Shell completion scripts, generated from `OptionSpec.all` (the same definitions as `--help`).
 public enum Completions {
     /// The completion script for `shell` ("bash", "zsh" or "fish"); empty for another name.

@@ -2,20 +2,15 @@
 /// text), then per-line decorations (`--timestamps`). Raw input with nothing to do passes through
 /// untouched.
 ///
-/// Problems in the stream are reported here, once, as `typewrite: …` lines on stderr; the
-/// pipeline remembers the exit status they imply.
+/// Problems in the stream are collected as `TypewriteError` values for the session to report,
+/// once each, in their place among the text.
 struct InputPipeline {
     private var decoder: (any StreamDecoder)?
     private var timestamps: TimestampStage?
-    /// 1 after a remote error or a malformed event, else 0.
-    private(set) var status: Int32 = 0
     /// Set after a remote error: the text before it stays on screen, the rest is not read.
     private(set) var stopped = false
-    /// Whether messages wait in `messages` for the caller (animated mode prints them once the text
-    /// before them has settled, so they never land inside a fading row) instead of going to stderr.
-    var defersMessages = false
-    /// Messages waiting for the caller, each a whole `typewrite: …` line.
-    private(set) var messages: [String] = []
+    /// Problems found and not yet taken by the caller, in input order.
+    private(set) var errors: [TypewriteError] = []
     private let format: StreamFormat
     private var sawInput = false
     private var sawEvent = false
@@ -26,14 +21,10 @@ struct InputPipeline {
         self.format = format
     }
 
-    /// Hands over the waiting messages.
-    mutating func takeMessages() -> [String] {
-        defer { messages.removeAll() }
-        return messages
-    }
-
-    private mutating func report(_ message: String) {
-        if defersMessages { messages.append("typewrite: \(message)") } else { Report.error(message) }
+    /// Hands over the problems found so far.
+    mutating func takeErrors() -> [TypewriteError] {
+        defer { errors.removeAll() }
+        return errors
     }
 
     /// Whether bytes pass through unchanged (raw format, no decorations), so callers can skip copying.
@@ -59,8 +50,7 @@ struct InputPipeline {
         var text = decoder == nil ? [] : handle(decoder!.finish())
         if decoder != nil && sawInput && !sawEvent {
             // Not a single event: an HTML error page, plain text, the wrong --format.
-            report("no \(format.rawValue) events in the input (an error page, or the wrong --format?)")
-            status = 1
+            errors.append(.noEvents(format: format.rawValue))
         }
         if timestamps != nil { text = timestamps!.process(text, at: time) + timestamps!.finish() }
         return text
@@ -74,12 +64,10 @@ struct InputPipeline {
             case .text(let bytes):
                 text += bytes
             case .remoteError(let message):
-                report("the stream reported an error: \(message)")
-                status = 1
+                errors.append(.remoteError(message: message))
                 stopped = true
             case .malformed(let line, let reason):
-                report("line \(line): skipped a malformed event: \(reason)")
-                status = 1
+                errors.append(.malformedEvent(line: line, reason: reason))
             case .end:
                 break
             }

@@ -1,0 +1,114 @@
+import TypewriteCore
+
+/// What the executable provides that a library must not do by itself: process-wide signal
+/// handling and stopping the process.
+public struct ProcessHooks {
+    /// Routes SIGINT, SIGTERM, SIGQUIT, SIGHUP, SIGTSTP, SIGCONT and SIGWINCH to a self-pipe and
+    /// ignores SIGPIPE (so writes report EPIPE). Returns the pipe's read end; nil when it cannot.
+    public var installSignalPipe: () -> Int32?
+    /// Stops the process by SIGTSTP's default action; returns after SIGCONT, routed again.
+    public var suspend: () -> Void
+
+    public init(installSignalPipe: @escaping () -> Int32?, suspend: @escaping () -> Void) {
+        self.installSignalPipe = installSignalPipe
+        self.suspend = suspend
+    }
+}
+
+/// How a run of the command line ends: the executable exits with the status or dies by the signal.
+public enum RunOutcome: Equatable, Sendable {
+    /// 0 success; 1 an input could not be read, the stream reported an error or held a malformed
+    /// event, or the output could not be written; 2 a usage error.
+    case exit(Int32)
+    /// Die by this POSIX signal (128 + N for the parent): SIGINT, SIGTERM, SIGQUIT, SIGHUP, or
+    /// SIGPIPE when the reader has gone.
+    case signal(Int32)
+}
+
+/// The command line: parses the arguments, decides the mode once, builds the session and runs it
+/// in the poll driver. Every error becomes one `typewrite: …` line on stderr here, and the outcome
+/// says how the process ends; it never exits by itself.
+public enum Runner {
+    public static func run(arguments: [String], environment: [String: String], hooks: ProcessHooks) -> RunOutcome {
+        let options: Options
+        do {
+            options = try Options.parse(arguments)
+        } catch {
+            System.printError("typewrite: \(error.message)")
+            if let hint = error.hint { System.printError(hint) }
+            return .exit(2)
+        }
+        if options.help { return write(Options.helpText()) }
+        if options.version { return write("typewrite \(Typewrite.version)\n") }
+        if let shell = options.completions { return write(Completions.script(for: shell)) }
+
+        let output = System.standardOutput
+        let outputIsTerminal = System.isTerminal(output)
+        let capabilities = TerminalCapabilities(options: options, environment: environment, outputIsTerminal: outputIsTerminal)
+        var settings = SessionSettings(mode: .plain, format: options.format, timestampFormat: options.timestampFormat)
+        var setup = PollDriver.Setup(inputs: options.demo ? [.demo(DemoScript())] : (options.files.isEmpty ? ["-"] : options.files).map { .file($0) })
+        if capabilities.animates {
+            // Recording (--animate=always to a file or pipe): assume a terminal of COLUMNS cells.
+            let columns = outputIsTerminal ? System.terminalColumns(output) : environment["COLUMNS"].flatMap { Int($0) } ?? 80
+            var configuration = capabilities.fadeConfiguration(
+                columns: columns, newlineReturnsCarriage: outputIsTerminal ? System.translatesNewline(output) : true,
+                ambiguousIsWide: options.ambiguousIsWide)
+            configuration.charactersPerSecond = options.charactersPerSecond
+            configuration.fadeWidth = options.fadeWidth
+            configuration.maximumLag = options.maximumLag
+            settings.mode = .animated(configuration)
+            setup.queryColors = options.queryColors && outputIsTerminal && capabilities.colorDepth != .none
+            if let lines = options.collapseLines, outputIsTerminal, columns != nil, let keyboard = Self.keyboard(environment) {
+                // --collapse: N rows, Read more / Show less (elsewhere: the whole text, no prompt).
+                settings.collapse = SessionSettings.Collapse(lines: lines, moreLabel: options.moreLabel, lessLabel: options.lessLabel)
+                setup.keyboard = keyboard
+            }
+            setup.signals = hooks.installSignalPipe()
+            setup.suspend = hooks.suspend
+        }
+        var session = Session(settings: settings)
+        var driver = PollDriver(setup)
+        let outcome = driver.run(&session)
+        if let keyboard = setup.keyboard { System.closeDescriptor(keyboard) }
+        switch outcome {
+        case .finished(let failed):
+            return .exit(failed ? 1 : 0)
+        case .signal(let signal):
+            return .signal(signal.posixNumber)
+        case .brokenPipe:
+            // A reader that has gone is not an error worth a message (ripgrep, cat): die by SIGPIPE.
+            return .signal(System.brokenPipeSignal)
+        case .outputFailed(let error):
+            System.printError(TypewriteError.outputFailed(error).line)
+            return .exit(1)
+        }
+    }
+
+    /// The controlling terminal, opened for keys, when --collapse can work on this terminal: it
+    /// understands cursor movement (TERM set and not `dumb`) and /dev/tty opens.
+    static func keyboard(_ environment: [String: String]) -> Int32? {
+        let term = environment["TERM"] ?? ""
+        guard !term.isEmpty, term != "dumb" else { return nil }
+        return try? System.openControllingTerminal()
+    }
+
+    /// Writes `text` to stdout; a reader that has gone ends the process quietly by SIGPIPE, like cat.
+    static func write(_ text: String) -> RunOutcome {
+        do {
+            try System.writeAll(System.standardOutput, Array(text.utf8))
+            return .exit(0)
+        } catch {
+            if error == .brokenPipe { return .signal(System.brokenPipeSignal) }
+            System.printError(TypewriteError.outputFailed(error).line)
+            return .exit(1)
+        }
+    }
+}
+
+extension TerminalCapabilities {
+    /// The capabilities for a command line: its flags beat the environment.
+    public init(options: Options, environment: [String: String], outputIsTerminal: Bool) {
+        self.init(environment: environment, outputIsTerminal: outputIsTerminal, animate: options.animate,
+                  color: options.color, reduceMotion: options.reduceMotion)
+    }
+}

@@ -1,0 +1,429 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where the text comes from, in order.
+public enum InputSource: Sendable {
+    /// A file by name; "-" is standard input.
+    case file(String)
+    /// The built-in demo: an answer streamed the way a language model sends tokens.
+    case demo(DemoScript)
+}
+
+/// The command line's event loop around a `Session`: the design card's non-blocking reader
+/// (each input a `FileHandle`, read with `poll` + `read(2)`, never changing its `O_NONBLOCK`
+/// flag), one `write(2)` per frame, and the signals, keys and terminal replies it is given.
+///
+/// It owns no process-wide state: the host passes the read end of a signal self-pipe (one byte
+/// per signal number), decides what a signal's death or a stop means, and turns the outcome into
+/// an exit. The only timer is the session's next deadline: idle, the loop sleeps in `poll` with no
+/// timeout (zero system calls).
+public struct PollDriver {
+    /// What the loop works with.
+    public struct Setup {
+        /// The inputs, in order.
+        public var inputs: [InputSource]
+        /// Where terminal bytes go (standard output).
+        public var output: Int32 = System.standardOutput
+        /// Read end of a self-pipe that carries signal numbers as bytes (nil: no signals).
+        public var signals: Int32?
+        /// The controlling terminal, open for the `--collapse` prompt's keys (nil: no keys).
+        public var keyboard: Int32?
+        /// Whether to ask the terminal for its colours (OSC 10/11 with a DA1 sentinel) on
+        /// `/dev/tty` while the text streams.
+        public var queryColors = false
+        /// Stops the process (SIGTSTP's default action) and returns once it continues.
+        public var suspend: () -> Void = {}
+
+        public init(inputs: [InputSource]) { self.inputs = inputs }
+    }
+
+    /// How the loop ended.
+    public enum Outcome: Equatable, Sendable {
+        /// Everything was shown; `failed` when some error made the run fail (exit status 1).
+        case finished(failed: Bool)
+        /// A signal ends the run (its output written, terminal modes restored): the host dies by it.
+        case signal(SessionSignal)
+        /// The reader of the output has gone (EPIPE or a closed pipe): quiet, like cat.
+        case brokenPipe
+        /// Writing the output failed otherwise.
+        case outputFailed(SystemError)
+    }
+
+    /// Most bytes taken in as one burst when animating, in bytes (a pipe gives at most 64 KiB a
+    /// call; reading on until the pipe is empty paces a large burst from its arrival).
+    public static let burstSize = 1024 * 1024
+    /// Bytes read at a time in plain mode.
+    public static let plainReadSize = 128 * 1024
+
+    private var setup: Setup
+    private var nextInput = 0
+    private var current: (file: InputFile, name: String)?
+    private var demo: (script: DemoScript, next: Int, due: Seconds)?
+    /// End of input seen behind the last burst's bytes: the next turn takes it (a terminal's
+    /// Control-D is reported only once, so it must not be lost behind the data before it).
+    private var endSeen = false
+    private var keyMode: SavedTerminalMode?
+    private var colorQuery: ColorQuery?
+
+    public init(_ setup: Setup) { self.setup = setup }
+
+    /// Runs `session` until it is finished, a signal ends it, or the output fails.
+    public mutating func run(_ session: inout Session) -> Outcome {
+        let outcome = loop(&session)
+        leaveKeyMode()
+        if outcome != .signal(.hangUp) { colorQuery?.finish(session: &session) }
+        colorQuery = nil
+        return outcome
+    }
+
+    private mutating func loop(_ session: inout Session) -> Outcome {
+        let readLimit = session.isAnimated ? Self.burstSize : Self.plainReadSize
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: readLimit, alignment: 16)
+        defer { buffer.deallocate() }
+        let watchReader = session.isAnimated && System.isPipe(setup.output)
+        var out = SessionOutput()
+        if setup.queryColors && session.isAnimated { colorQuery = ColorQuery.start() }
+
+        while true {
+            var now = System.monotonicNow()
+            if let failure = emit(&out) { return failure }
+            if current == nil && demo == nil && !session.inputEnded && session.wantsInput {
+                openNextInput(&session, at: now, into: &out)
+                continue
+            }
+            if session.isFinished { return .finished(failed: session.failed) }
+            if session.wantsKeyboard {
+                beginPrompt(&session, at: now, into: &out)
+                continue
+            }
+            if let due = session.nextDeadline, now >= due {
+                session.advance(to: now, into: &out)
+                continue
+            }
+
+            let reading = session.wantsInput ? current : nil
+            var timeout = endSeen && reading != nil ? 0 : session.nextDeadline.map { $0 - now }
+            if let demo { timeout = min(timeout ?? .infinity, demo.due - now) }
+            if let reading, !session.isAnimated, timeout == nil, setup.signals == nil {
+                // Plain mode with nothing else to wait for: read at once, as cat does.
+                if let failure = read(reading, into: buffer, limit: readLimit, &session, at: now, out: &out) { return failure }
+                continue
+            }
+
+            var fds: [(fd: Int32, events: Int16)] = []
+            let signalIndex = setup.signals.map { fds.append(($0, System.pollIn)); return fds.count - 1 }
+            let inputIndex = reading.map { fds.append(($0.file.descriptor, System.pollIn)); return fds.count - 1 }
+            let keyIndex: Int? = session.awaitsKeys && keyMode != nil ? setup.keyboard.map { fds.append(($0, System.pollIn)); return fds.count - 1 } : nil
+            let queryIndex = colorQuery.map { fds.append(($0.descriptor, System.pollIn)); return fds.count - 1 }
+            let outputIndex: Int? = watchReader ? { fds.append((setup.output, 0)); return fds.count - 1 }() : nil
+            let events = System.poll(fds, timeout: timeout)
+            now = System.monotonicNow()
+
+            if let i = signalIndex, events[i] & System.pollIn != 0 {
+                for signo in System.drainSignals(fds[i].fd) {
+                    if let response = handleSignal(signo, &session, at: now, out: &out) { return response }
+                }
+            }
+            if let i = outputIndex, events[i] & (System.pollError | System.pollHangUp) != 0 {
+                return .brokenPipe  // the reader left: quiet, like cat (status 141)
+            }
+            if let i = queryIndex, events[i] != 0 { colorQuery?.read(session: &session) ; if colorQuery?.isDone == true { colorQuery = nil } }
+            if let reading, let i = inputIndex, events[i] != 0 || endSeen {
+                if let failure = read(reading, into: buffer, limit: session.readSize(limit: readLimit), &session, at: now, out: &out) {
+                    return failure
+                }
+            }
+            if let i = keyIndex, let keyboard = setup.keyboard, events[i] != 0 {
+                readKeys(keyboard, events[i], &session, at: now, into: &out)
+            }
+            if let script = demo, now >= script.due {
+                let burst = script.script.bursts[script.next]
+                session.receive(burst.bytes, at: now, decoded: true, into: &out)
+                if script.next + 1 < script.script.bursts.count {
+                    demo = (script.script, script.next + 1, script.due + script.script.bursts[script.next + 1].delay)
+                } else {
+                    demo = nil
+                    current = nil
+                    openNextInput(&session, at: now, into: &out)
+                }
+            }
+        }
+    }
+
+    // MARK: Input
+
+    /// Opens the next input; one that cannot be opened is reported (after the text before it has
+    /// settled), and the loop carries on with the next, like cat. No inputs left: end of input.
+    private mutating func openNextInput(_ session: inout Session, at now: Seconds, into out: inout SessionOutput) {
+        guard nextInput < setup.inputs.count else {
+            session.endOfInput(at: now, into: &out)
+            return
+        }
+        let source = setup.inputs[nextInput]
+        nextInput += 1
+        switch source {
+        case .demo(let script):
+            demo = (script, 0, now + (script.bursts.first?.delay ?? 0))
+            if script.bursts.isEmpty { demo = nil; openNextInput(&session, at: now, into: &out) }
+        case .file(let name):
+            do {
+                current = (try InputFile.open(name), name)
+            } catch {
+                session.report(.unreadableInput(name: name, error), into: &out)
+            }
+        }
+    }
+
+    private mutating func read(_ input: (file: InputFile, name: String), into buffer: UnsafeMutableRawBufferPointer, limit: Int,
+                               _ session: inout Session, at now: Seconds, out: inout SessionOutput) -> Outcome? {
+        let room = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<min(limit, buffer.count)])
+        var count = 0
+        do throws(SystemError) {
+            if endSeen {
+                endSeen = false
+            } else if session.isAnimated {
+                guard let burst = try Self.readBurst(input.file.descriptor, into: room) else { return nil }
+                count = burst.count
+                endSeen = burst.ended && count > 0
+            } else {
+                guard let n = try System.read(input.file.descriptor, into: room) else {
+                    // The producer left our stdin non-blocking: wait for data without spinning.
+                    _ = System.poll([(input.file.descriptor, System.pollIn)], timeout: nil)
+                    return nil
+                }
+                count = n
+            }
+        } catch {
+            session.report(.unreadableInput(name: input.name, error), into: &out)
+            current = nil
+            return nil
+        }
+        if count == 0 {
+            current = nil
+            return nil
+        }
+        let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
+        if session.passesInputThrough {
+            if let failure = emit(&out) { return failure }
+            do { try System.writeAll(setup.output, bytes) } catch { return Self.outcome(of: error) }
+        } else {
+            session.receive(bytes, at: now, into: &out)
+        }
+        if session.inputEnded { current = nil }  // the stream reported an error: read no further
+        return nil
+    }
+
+    /// Reads a burst: everything available now, up to `buffer.count` bytes, in as many `read(2)`
+    /// calls as it takes, so a large burst is paced from its arrival rather than from its last
+    /// piece. Returns nil when nothing was available, and whether end of input was seen after
+    /// the bytes.
+    static func readBurst(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> (count: Int, ended: Bool)? {
+        guard var total = try System.read(fd, into: buffer) else { return nil }
+        while total > 0 && total < buffer.count,
+              System.poll([(fd, System.pollIn)], timeout: 0)[0] & System.pollIn != 0 {
+            guard let n = try System.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[total...])) else { break }
+            if n == 0 { return (total, true) }
+            total += n
+        }
+        return (total, total == 0)
+    }
+
+    // MARK: Signals and keys
+
+    private mutating func handleSignal(_ signo: Int32, _ session: inout Session, at now: Seconds, out: inout SessionOutput) -> Outcome? {
+        if signo == SIGWINCH {
+            session.resize(columns: System.terminalColumns(setup.output), into: &out)
+            return nil
+        }
+        guard let signal = SessionSignal(posixNumber: signo) else { return nil }
+        if signal == .resume, session.awaitsKeys, keyMode != nil, let keyboard = setup.keyboard {
+            // Stopped without our knowing (SIGSTOP): the shell may have reset the terminal.
+            let stillOurs = System.isForegroundProcessGroup(keyboard) && (try? System.enterKeyMode(keyboard)) != nil
+            if !stillOurs { session.keyboardLost(at: now, into: &out) }
+        }
+        switch session.handle(signal, at: now, into: &out) {
+        case .carryOn:
+            return nil
+        case .terminate:
+            leaveKeyMode()
+            colorQuery?.restore()
+            if signal != .hangUp { try? writeTerminal(out) }
+            return .signal(signal)
+        case .suspend:
+            leaveKeyMode()
+            colorQuery?.restore()
+            if let failure = emit(&out) { return failure }
+            setup.suspend()  // stops here until SIGCONT
+            colorQuery?.reenter()
+            session.resumed(at: System.monotonicNow(), into: &out)
+            return nil
+        }
+    }
+
+    private mutating func beginPrompt(_ session: inout Session, at now: Seconds, into out: inout SessionOutput) {
+        if let keyboard = setup.keyboard, System.isForegroundProcessGroup(keyboard) {
+            keyMode = try? System.enterKeyMode(keyboard)
+        }
+        session.beginPrompt(keyboard: keyMode != nil, screenRows: System.terminalRows(setup.output), at: now, into: &out)
+    }
+
+    private mutating func readKeys(_ keyboard: Int32, _ events: Int16, _ session: inout Session, at now: Seconds, into out: inout SessionOutput) {
+        guard events & System.pollIn != 0 else {
+            session.keyboardLost(at: now, into: &out)  // hang-up or error on the terminal
+            return
+        }
+        var bytes = [UInt8](repeating: 0, count: 256)
+        let n: Int?? = bytes.withUnsafeMutableBytes { try? System.read(keyboard, into: $0) }
+        switch n {
+        case .some(.some(let count)) where count > 0: session.keys(bytes[0..<count], at: now, into: &out)
+        case .some(.none): break  // EAGAIN: nothing after all
+        default: session.keyboardLost(at: now, into: &out)
+        }
+    }
+
+    private mutating func leaveKeyMode() {
+        if let saved = keyMode, let keyboard = setup.keyboard { System.restoreTerminalMode(saved, on: keyboard) }
+        keyMode = nil
+    }
+
+    // MARK: Output
+
+    /// Writes what the session produced, in order; nil, or how the output failed.
+    private func emit(_ out: inout SessionOutput) -> Outcome? {
+        defer { out.removeAll() }
+        do { try writeTerminal(out) } catch { return Self.outcome(of: error) }
+        return nil
+    }
+
+    private func writeTerminal(_ out: SessionOutput) throws(SystemError) {
+        guard !out.isEmpty else { return }
+        var failure: SystemError?
+        out.visit(terminal: { bytes in
+            guard failure == nil else { return }
+            failure = bytes.withUnsafeBytes { raw -> SystemError? in
+                do throws(SystemError) { try System.writeAll(setup.output, raw); return nil } catch { return error }
+            }
+        }, diagnostic: { System.printError($0.line) })
+        if let failure { throw failure }
+    }
+
+    private static func outcome(of error: SystemError) -> Outcome {
+        error == .brokenPipe ? .brokenPipe : .outputFailed(error)
+    }
+}
+
+/// Asking the terminal for its colours while the text streams: `OSC 10 ; ?` and `OSC 11 ; ?`
+/// then DA1 (`CSI c`) as a sentinel every terminal answers, on `/dev/tty` (xterm ctlseqs). The
+/// terminal is put in non-canonical mode without echo (TCSANOW, never flushing) until the DA1
+/// reply arrives; the query is skipped when the user has typed anything ahead, so no key is
+/// lost. The first character is not delayed: the fade starts with its assumption and switches
+/// when the answer comes.
+struct ColorQuery {
+    /// Longest wait for an outstanding reply at exit, in seconds, so no reply is left for the shell.
+    static let exitWait: Seconds = 0.5
+
+    let descriptor: Int32
+    private var saved: SavedTerminalMode?
+    private var reply: [UInt8] = []
+    private(set) var isDone = false
+
+    /// Sends the query, or returns nil when it may not be made (no terminal, not the foreground
+    /// process group, keys waiting to be read, or the mode cannot be changed).
+    static func start() -> ColorQuery? {
+        guard let fd = try? System.openControllingTerminal() else { return nil }
+        guard System.isForegroundProcessGroup(fd), System.bytesWaiting(fd) == 0,
+              let saved = try? System.enterReplyMode(fd) else {
+            System.closeDescriptor(fd)
+            return nil
+        }
+        var query = ColorQuery(descriptor: fd, saved: saved)
+        guard (try? System.writeAll(fd, TerminalColors.request)) != nil else {
+            query.restore()
+            System.closeDescriptor(fd)
+            return nil
+        }
+        return query
+    }
+
+    private init(descriptor: Int32, saved: SavedTerminalMode) {
+        self.descriptor = descriptor
+        self.saved = saved
+    }
+
+    /// Reads what the terminal sent; once the DA1 reply is in, hands the colours to the session
+    /// and puts the terminal back.
+    mutating func read(session: inout Session) {
+        var bytes = [UInt8](repeating: 0, count: 512)
+        let n: Int? = bytes.withUnsafeMutableBytes { (try? System.read(descriptor, into: $0)) ?? 0 }
+        guard let n else { return }
+        if n <= 0 { close(); return }
+        reply += bytes[0..<n]
+        if TerminalColors.hasDeviceAttributes(reply) {
+            session.useTerminalColors(TerminalColors.parse(reply))
+            close()
+        } else if reply.count > 4096 {
+            close()
+        }
+    }
+
+    /// At exit: waits at most `exitWait` for a reply still outstanding, then restores the terminal.
+    mutating func finish(session: inout Session) {
+        let deadline = System.monotonicNow() + Self.exitWait
+        while !isDone {
+            let left = deadline - System.monotonicNow()
+            guard left > 0, System.poll([(descriptor, System.pollIn)], timeout: left)[0] != 0 else { break }
+            read(session: &session)
+        }
+        close()
+    }
+
+    /// Puts the terminal's mode back (before a stop or death); `reenter` sets it again.
+    mutating func restore() {
+        if let saved { System.restoreTerminalMode(saved, on: descriptor) }
+    }
+
+    mutating func reenter() {
+        guard !isDone, System.isForegroundProcessGroup(descriptor) else { return }
+        saved = try? System.enterReplyMode(descriptor)
+    }
+
+    private mutating func close() {
+        guard !isDone else { return }
+        restore()
+        saved = nil
+        System.closeDescriptor(descriptor)
+        isDone = true
+    }
+}
+
+extension SessionSignal {
+    /// The session's name for POSIX signal `number`; nil for one it does not react to.
+    public init?(posixNumber number: Int32) {
+        switch number {
+        case SIGINT: self = .interrupt
+        case SIGTERM: self = .terminate
+        case SIGQUIT: self = .quit
+        case SIGHUP: self = .hangUp
+        case SIGTSTP: self = .suspend
+        case SIGCONT: self = .resume
+        default: return nil
+        }
+    }
+
+    /// The POSIX signal number.
+    public var posixNumber: Int32 {
+        switch self {
+        case .interrupt: return SIGINT
+        case .terminate: return SIGTERM
+        case .quit: return SIGQUIT
+        case .hangUp: return SIGHUP
+        case .suspend: return SIGTSTP
+        case .resume: return SIGCONT
+        }
+    }
+}

@@ -1,0 +1,472 @@
+/// The one core of typewrite: a state machine with no I/O of its own (after the sans-I/O protocol
+/// cores of h11 and hyper). Events go in — bytes read, end of input, an input that failed, a
+/// signal, a resize, keys, the terminal's colours, the passing of time — and what comes out is
+/// bytes to write (with diagnostics in their place among them) and the next deadline.
+///
+/// Every face of typewrite drives this type: the command line's `poll` loop (`PollDriver`), the
+/// library's `Typewriter`, and the tests' fake clock. A test of the session is a test of the
+/// product.
+///
+/// Time is seconds on the caller's monotonic clock; every call passes it, never decreasing.
+public struct Session {
+    /// Time between frames, in seconds: at most 60 frames per second.
+    public static let framePeriod: Seconds = 1.0 / 60
+    /// Reading pauses while more than this many input bytes wait to be shown (16 MiB).
+    public static let pendingLimit = 16 * 1024 * 1024
+    /// Reading also pauses while the memory held for them (bytes and tokens) is above this, in
+    /// bytes: a flood of short lines costs far more in tokens than in bytes. Sized so that a
+    /// 10 MiB burst of prose is taken in at once while the peak RSS stays under 64 MiB
+    /// (`Scripts/bench.sh`).
+    public static let memoryLimit = 22 * 1024 * 1024
+
+    private var pipeline: InputPipeline
+    private var fade: FadeRenderer?
+    private var collapsed: CollapsedView?
+
+    /// Whether input has ended (every source is done, or the stream reported an error).
+    public private(set) var inputEnded = false
+    /// Whether some error made the run fail (exit status 1 for the command line).
+    public private(set) var failed = false
+    private var nextFrame: Seconds?
+    private var lastTime: Seconds = 0
+    /// Errors waiting until the text before them has been shown and settled, as cat prints them
+    /// between files; reading waits with them.
+    private var waiting: [TypewriteError] = []
+    private var prompt = PromptState.none
+
+    private enum PromptState { case none, pending, asking, done }
+
+    /// - Parameter settings: the mode and stages, decided once.
+    public init(settings: SessionSettings) {
+        var timestamps: TimestampStage?
+        if let format = settings.timestampFormat {
+            let dimmed: Bool
+            if case .animated(let configuration) = settings.mode { dimmed = configuration.colorDepth != .none } else { dimmed = false }
+            timestamps = TimestampStage(format: format, dimmed: dimmed)
+        }
+        self.init(mode: settings.mode, pipeline: InputPipeline(format: settings.format, timestamps: timestamps),
+                  collapse: settings.collapse)
+    }
+
+    init(mode: SessionSettings.Mode, pipeline: InputPipeline, collapse: SessionSettings.Collapse? = nil) {
+        self.pipeline = pipeline
+        switch mode {
+        case .plain:
+            break
+        case .animated(let configuration):
+            if let collapse, configuration.columns != nil {
+                collapsed = CollapsedView(configuration: configuration, visibleRows: collapse.lines,
+                                          moreLabel: collapse.moreLabel, lessLabel: collapse.lessLabel,
+                                          holdingLimit: collapse.holdingLimit)
+            } else {
+                fade = FadeRenderer(configuration: configuration)
+            }
+        }
+    }
+
+    // MARK: State
+
+    /// Whether text is paced and faded (false: plain mode, bytes out as they come).
+    public var isAnimated: Bool { fade != nil || collapsed != nil }
+
+    /// Whether the bytes out are exactly the bytes in, at once (plain mode, raw format, no
+    /// decorations): a driver may then write what it read itself and skip `receive`.
+    public var passesInputThrough: Bool { !isAnimated && pipeline.isPassthrough }
+
+    /// Whether the driver should read more input now: input is open, no diagnostic waits for the
+    /// text before it to settle, and the text waiting to be shown is within the memory limits.
+    public var wantsInput: Bool {
+        guard !inputEnded, waiting.isEmpty else { return false }
+        guard isAnimated else { return true }
+        return writerPendingInputBytes <= Self.pendingLimit && writerPendingBytes <= Self.memoryLimit
+    }
+
+    /// How many bytes the next read should take at most, in bytes (≤ `limit`, ≥ 4096): what fits
+    /// in the memory left below the limits, at the last burst's cost per byte.
+    public func readSize(limit: Int) -> Int {
+        guard isAnimated else { return limit }
+        let room = min(Double(Self.pendingLimit - writerPendingInputBytes),
+                       Double(Self.memoryLimit - writerPendingBytes) / writerMemoryPerInputByte)
+        return min(limit, max(4096, Int(room)))
+    }
+
+    /// When the session next needs `advance(to:)`, in seconds; nil while it waits for events only
+    /// (idle costs nothing).
+    public var nextDeadline: Seconds? { nextFrame }
+
+    /// Whether everything is done: input ended, all of it shown and settled, every diagnostic
+    /// out, and the `--collapse` prompt (if any) over.
+    public var isFinished: Bool {
+        guard inputEnded, waiting.isEmpty else { return false }
+        switch prompt {
+        case .pending, .asking: return false
+        case .none, .done: break
+        }
+        if let fade { return fade.isFinished }
+        if let collapsed { return collapsed.phase != .collapsed && collapsed.isFinished }
+        return true
+    }
+
+    /// Whether the `--collapse` prompt is ready to ask for keys: the driver opens the keyboard (or
+    /// finds it cannot) and calls `beginPrompt`.
+    public var wantsKeyboard: Bool { prompt == .pending }
+
+    /// Whether keys are being read for the `--collapse` prompt.
+    public var awaitsKeys: Bool { prompt == .asking }
+
+    /// Whether the input left an OSC 8 hyperlink open.
+    public var hyperlinkOpen: Bool { fade?.hyperlinkOpen ?? collapsed?.hyperlinkOpen ?? false }
+
+    // MARK: Input
+
+    /// Takes one read's bytes (any split) that arrived at `time`.
+    /// - Parameter decoded: the bytes are already text (the demo's answer): `--format` decoding
+    ///   is skipped, decorations still apply.
+    public mutating func receive(_ bytes: some Collection<UInt8>, at time: Seconds, decoded: Bool = false,
+                                 into out: inout SessionOutput) {
+        guard !inputEnded else { return }
+        lastTime = max(lastTime, time)
+        let text: [UInt8]?
+        if pipeline.isPassthrough {
+            text = nil
+        } else {
+            text = decoded ? pipeline.decorate(Array(bytes), at: time) : pipeline.process(bytes, at: time)
+            takePipelineErrors(into: &out)
+        }
+        if isAnimated {
+            if let text { writerReceive(text, at: time) } else { writerReceive(bytes, at: time) }
+            startFrames(at: time)
+        } else {
+            if let text { out.bytes += text } else { out.bytes.append(contentsOf: bytes) }
+        }
+        if pipeline.stopped { endOfInput(at: time, into: &out) }
+        settleDiagnostics(into: &out)
+    }
+
+    /// An input failed (it could not be opened or read): reported once the text before it has
+    /// settled (at once in plain mode); the run fails. Reading waits until it is out.
+    public mutating func report(_ error: TypewriteError, into out: inout SessionOutput) {
+        if error.failsRun { failed = true }
+        if isAnimated { waiting.append(error) } else { out.report(error) }
+        settleDiagnostics(into: &out)
+    }
+
+    /// End of all input at `time`: whatever the stages still held is shown.
+    public mutating func endOfInput(at time: Seconds, into out: inout SessionOutput) {
+        guard !inputEnded else { return }
+        lastTime = max(lastTime, time)
+        let rest = pipeline.finish(at: time)
+        takePipelineErrors(into: &out)
+        inputEnded = true
+        if isAnimated {
+            writerReceive(rest, at: time)
+            if fade != nil { fade!.endInput(at: time) } else { collapsed!.endInput(at: time) }
+            startFrames(at: time)
+        } else {
+            out.bytes += rest
+        }
+        settleDiagnostics(into: &out)
+        notePromptProgress(into: &out)
+    }
+
+    // MARK: Time
+
+    /// Lets time pass to `time`: writes the frame that is due, if any.
+    public mutating func advance(to time: Seconds, into out: inout SessionOutput) {
+        lastTime = max(lastTime, time)
+        if let due = nextFrame, time >= due {
+            if fade != nil { fade!.frame(at: time, into: &out.bytes) } else if collapsed != nil { collapsed!.frame(at: time, into: &out.bytes) }
+            if writerIsAnimating {
+                let next = due + Self.framePeriod
+                nextFrame = next > time ? next : time + Self.framePeriod
+            } else {
+                nextFrame = nil
+            }
+        }
+        settleDiagnostics(into: &out)
+        notePromptProgress(into: &out)
+    }
+
+    // MARK: Terminal events
+
+    /// Writes everything received so far at once, settled, and leaves the terminal as `cat` would
+    /// (colours reset, an open hyperlink closed): for SIGINT and SIGTERM, and for a library host
+    /// that cancels. Input counts as ended.
+    public mutating func cancel(at time: Seconds, into out: inout SessionOutput) {
+        lastTime = max(lastTime, time)
+        if prompt == .asking, collapsed != nil {
+            collapsed!.press(.quit, at: time, into: &out.bytes)
+            out.bytes += CollapsedView.resetPen
+            prompt = .done
+            return
+        }
+        if !inputEnded {
+            let rest = pipeline.finish(at: time)
+            inputEnded = true
+            if isAnimated { writerReceive(rest, at: time) } else { out.bytes += rest }
+        }
+        guard isAnimated else { return }
+        if fade != nil { fade!.endInput(at: time); fade!.flushSettled(into: &out.bytes) }
+        if collapsed != nil { collapsed!.endInput(at: time); collapsed!.flushSettled(into: &out.bytes) }
+        if hyperlinkOpen { out.bytes += Array("\u{1B}]8;;\u{1B}\\".utf8) }
+        out.bytes += Array("\u{1B}[0m".utf8)
+        nextFrame = nil
+        for error in waiting { out.report(error) }
+        waiting.removeAll()
+        prompt = .done
+    }
+
+    /// Writes everything received so far at once, settled, without ending the input: before a
+    /// snapshot that replaced text moves the cursor back from the end of what was shown.
+    public mutating func settleNow(at time: Seconds, into out: inout SessionOutput) {
+        lastTime = max(lastTime, time)
+        if fade != nil { fade!.flushSettled(echoMayHaveMoved: false, into: &out.bytes) }
+        if collapsed != nil { collapsed!.flushSettled(into: &out.bytes) }
+    }
+
+    /// What the driver does after a signal the session has seen.
+    public enum SignalResponse: Equatable, Sendable {
+        /// Nothing more: carry on.
+        case carryOn
+        /// End now by this signal (the output for it is written first; terminal modes restored).
+        case terminate
+        /// Stop the process (SIGTSTP's default action), then call `resumed(at:into:)`.
+        case suspend
+    }
+
+    /// A signal the process received, as far as the session cares. In plain mode signals keep
+    /// their default actions, so a driver need not pass them; if it does, nothing is written.
+    public mutating func handle(_ signal: SessionSignal, at time: Seconds, into out: inout SessionOutput) -> SignalResponse {
+        lastTime = max(lastTime, time)
+        switch signal {
+        case .interrupt, .terminate, .quit:
+            // Everything received so far, settled; the terminal as cat would leave it, reset.
+            cancel(at: time, into: &out)
+            return .terminate
+        case .hangUp:
+            return .terminate  // the terminal is gone: nothing to write to
+        case .suspend:
+            guard isAnimated else { return .suspend }
+            if prompt == .asking, collapsed != nil {
+                // Stopped from outside (Ctrl-Z is a key in the prompt): end the prompt, then stop.
+                collapsed!.press(.quit, at: time, into: &out.bytes)
+                prompt = .done
+                return .suspend
+            }
+            if fade != nil { fade!.flushSettled(into: &out.bytes); fade!.resetPen(into: &out.bytes) }
+            if collapsed != nil { collapsed!.flushSettled(into: &out.bytes); collapsed!.resetPen(into: &out.bytes) }
+            return .suspend
+        case .resume:
+            // Continued after a stop typewrite did not see (SIGSTOP): the shell may have written.
+            if prompt != .asking { forgetCursor(into: &out) }
+            return .carryOn
+        }
+    }
+
+    /// The process continues after the stop `handle` asked for: the shell wrote meanwhile.
+    public mutating func resumed(at time: Seconds, into out: inout SessionOutput) {
+        lastTime = max(lastTime, time)
+        if prompt != .done || collapsed == nil { forgetCursor(into: &out) }
+        startFrames(at: time)
+    }
+
+    /// The terminal is now `columns` cells wide (SIGWINCH); nil when unknown.
+    public mutating func resize(columns: Int?, into out: inout SessionOutput) {
+        if fade != nil { fade!.resize(columns: columns, into: &out.bytes) }
+        if collapsed != nil { collapsed!.resize(columns: columns, into: &out.bytes) }
+        startFrames(at: lastTime)
+    }
+
+    /// The terminal's colours, as it reported them (OSC 10/11): the fade runs between them from
+    /// now on.
+    public mutating func useTerminalColors(_ colors: TerminalColors) {
+        if fade != nil { fade!.useTerminalColors(colors) }
+    }
+
+    // MARK: The --collapse prompt
+
+    /// Starts the prompt once `wantsKeyboard`: with `keyboard` true the driver reads keys and
+    /// passes them to `keys`; false (no foreground terminal) expands the view without asking.
+    /// - Parameter screenRows: the terminal's height, nil when unknown.
+    public mutating func beginPrompt(keyboard: Bool, screenRows: Int?, at time: Seconds, into out: inout SessionOutput) {
+        guard prompt == .pending, collapsed != nil else { return }
+        lastTime = max(lastTime, time)
+        if keyboard {
+            collapsed!.beginPrompt(screenRows: screenRows, into: &out.bytes)
+        } else {
+            collapsed!.expandWithoutAsking(at: time, into: &out.bytes)
+        }
+        prompt = .asking
+        afterKeys(at: time, into: &out)
+    }
+
+    /// Keys read from the terminal for the prompt (one read's bytes).
+    public mutating func keys(_ bytes: some Collection<UInt8>, at time: Seconds, into out: inout SessionOutput) {
+        guard prompt == .asking, collapsed != nil else { return }
+        lastTime = max(lastTime, time)
+        for key in CollapsedView.Key.parse(bytes) where collapsed!.awaitsKey {
+            collapsed!.press(key, at: time, into: &out.bytes)
+        }
+        afterKeys(at: time, into: &out)
+    }
+
+    /// The keyboard is gone (hang-up, an error, or the terminal mode could not be set again after
+    /// a stop): the prompt ends, the view stays as it is.
+    public mutating func keyboardLost(at time: Seconds, into out: inout SessionOutput) {
+        keys([0x71], at: time, into: &out)  // as q
+    }
+
+    private mutating func afterKeys(at time: Seconds, into out: inout SessionOutput) {
+        startFrames(at: time)
+        notePromptProgress(into: &out)
+    }
+
+    /// Moves the prompt on: it is due once the collapsed view is drawn after the end of input,
+    /// and over once the view stops awaiting keys.
+    private mutating func notePromptProgress(into out: inout SessionOutput) {
+        guard let view = collapsed else { return }
+        switch prompt {
+        case .none:
+            if inputEnded, waiting.isEmpty, view.phase == .collapsed, !view.isAnimating { prompt = .pending }
+        case .asking:
+            guard !view.awaitsKey else { return }
+            if !view.isFinished {
+                // The view gave up folding (a resize): the rest of the text, at once.
+                collapsed!.flushSettled(into: &out.bytes)
+            }
+            prompt = .done
+        case .pending, .done:
+            break
+        }
+    }
+
+    // MARK: Helpers
+
+    private mutating func takePipelineErrors(into out: inout SessionOutput) {
+        for error in pipeline.takeErrors() {
+            if error.failsRun { failed = true }
+            if isAnimated { waiting.append(error) } else { out.report(error) }
+        }
+    }
+
+    /// Prints the waiting diagnostics once everything received so far is on screen and settled.
+    private mutating func settleDiagnostics(into out: inout SessionOutput) {
+        guard !waiting.isEmpty, !writerIsAnimating, writerPendingBytes == 0 else { return }
+        for error in waiting { out.report(error) }
+        waiting.removeAll()
+        // stderr is the same terminal: the cursor moved without the renderer knowing.
+        forgetCursor(into: &out)
+    }
+
+    private mutating func forgetCursor(into out: inout SessionOutput) {
+        if fade != nil { fade!.forgetCursor(into: &out.bytes) }
+        if collapsed != nil { collapsed!.forgetCursor(into: &out.bytes) }
+    }
+
+    private mutating func startFrames(at time: Seconds) {
+        if nextFrame == nil && writerIsAnimating { nextFrame = time }
+    }
+
+    private mutating func writerReceive(_ bytes: some Collection<UInt8>, at time: Seconds) {
+        if fade != nil { fade!.receive(bytes, at: time) } else if collapsed != nil { collapsed!.receive(bytes, at: time) }
+    }
+
+    private var writerIsAnimating: Bool { fade?.isAnimating ?? collapsed?.isAnimating ?? false }
+    private var writerPendingBytes: Int { fade?.pendingBytes ?? collapsed?.pendingBytes ?? 0 }
+    private var writerPendingInputBytes: Int { fade?.pendingInputBytes ?? collapsed?.pendingInputBytes ?? 0 }
+    private var writerMemoryPerInputByte: Double { fade?.bytesOfMemoryPerInputByte ?? collapsed?.bytesOfMemoryPerInputByte ?? 1 }
+}
+
+/// The signals the session reacts to (POSIX names in the comments).
+public enum SessionSignal: Equatable, Sendable {
+    /// SIGINT (Ctrl-C).
+    case interrupt
+    /// SIGTERM.
+    case terminate
+    /// SIGQUIT (Ctrl-\).
+    case quit
+    /// SIGHUP: the terminal is gone.
+    case hangUp
+    /// SIGTSTP (Ctrl-Z).
+    case suspend
+    /// SIGCONT.
+    case resume
+}
+
+/// How a session is set up, decided once at start.
+public struct SessionSettings: Sendable {
+    /// Plain or animated.
+    public enum Mode: Sendable {
+        /// Bytes out = bytes in (or the decoded text), as each read returns; nothing added.
+        case plain
+        /// Paced and faded with these settings.
+        case animated(FadeConfiguration)
+    }
+
+    /// `--collapse`: at most `lines` rows, then a label that expands the view (seed 001).
+    public struct Collapse: Sendable {
+        /// Rows shown while collapsed (≥ 1).
+        public var lines: Int
+        public var moreLabel: String
+        public var lessLabel: String
+        /// Bytes held at most before the view expands by itself.
+        public var holdingLimit: Int
+
+        public init(lines: Int, moreLabel: String = "Read more", lessLabel: String = "Show less",
+                    holdingLimit: Int = 16 * 1024 * 1024) {
+            self.lines = max(1, lines)
+            self.moreLabel = moreLabel
+            self.lessLabel = lessLabel
+            self.holdingLimit = holdingLimit
+        }
+    }
+
+    public var mode: Mode
+    /// How the input bytes are read: raw text, or a model's wire stream to decode.
+    public var format: StreamFormat
+    /// strftime(3) format of per-line timestamps; nil for none.
+    public var timestampFormat: String?
+    /// The collapsed view, on a terminal only; nil for none.
+    public var collapse: Collapse?
+
+    public init(mode: Mode, format: StreamFormat = .raw, timestampFormat: String? = nil, collapse: Collapse? = nil) {
+        self.mode = mode
+        self.format = format
+        self.timestampFormat = timestampFormat
+        self.collapse = collapse
+    }
+}
+
+/// What a session call writes: terminal bytes, with diagnostics at their places among them (a
+/// diagnostic goes to standard error after the bytes before it and before the bytes after it).
+public struct SessionOutput: Sendable {
+    /// Bytes for the terminal (standard output), in order.
+    public var bytes: [UInt8] = []
+    /// Diagnostics, each with the count of `bytes` written before it.
+    public private(set) var diagnostics: [(offset: Int, error: TypewriteError)] = []
+
+    public init() {}
+
+    /// Adds a diagnostic after the bytes so far.
+    public mutating func report(_ error: TypewriteError) { diagnostics.append((bytes.count, error)) }
+
+    /// Whether there is nothing to write.
+    public var isEmpty: Bool { bytes.isEmpty && diagnostics.isEmpty }
+
+    /// Empties it for reuse.
+    public mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+        diagnostics.removeAll()
+    }
+
+    /// Visits the output in order: runs of terminal bytes and the diagnostics between them.
+    public func visit(terminal: (ArraySlice<UInt8>) throws -> Void, diagnostic: (TypewriteError) -> Void) rethrows {
+        var start = 0
+        for (offset, error) in diagnostics {
+            if offset > start { try terminal(bytes[start..<offset]) }
+            start = offset
+            diagnostic(error)
+        }
+        if start < bytes.count { try terminal(bytes[start...]) }
+    }
+}

@@ -1,0 +1,145 @@
+/// How a snapshot (the whole text so far) was shown.
+public enum SnapshotUpdate: Equatable, Sendable {
+    /// The same text as before: nothing written.
+    case unchanged
+    /// The new text extends the old one: only what was added types in.
+    case extended
+    /// Text was replaced and typing restarted in place, at UTF-8 byte `offset` of the new text
+    /// (where the two differ, at a grapheme cluster boundary): the cursor moved back up within
+    /// rows this typewriter wrote, the rest of the screen below was erased, and the new text from
+    /// there types in (seed 000: restart from the shared prefix).
+    case rewritten(offset: Int)
+    /// Text was replaced where it cannot be rewritten (scrolled off, or the rows between hold
+    /// something of uncertain geometry, or the output is not a terminal that takes cursor
+    /// movement): history stays as it is, and the new text from the start of the line where the
+    /// change begins (UTF-8 byte `lineStart` of the new text) is written again below it.
+    case appendedBelow(lineStart: Int)
+}
+
+/// Turns a stream of snapshots (seed 004: each one the whole response so far) into the bytes to
+/// type: the growth of each, or — when text was replaced — the moves that restart it where it
+/// differs, if the screen still shows that place with certain geometry.
+///
+/// Geometry is simulated from the text itself: grapheme clusters of certain cell width (UAX #29,
+/// UAX #11), LF returning to column 0 (a tty's ONLCR), wrapping at the right margin, a wide
+/// character that does not fit moving to the next row. Anything else between the change and the
+/// cursor (escape sequences, other controls, clusters of uncertain width) makes it uncertain.
+/// The typewriter's first row is assumed to start at column 0.
+struct SnapshotStage: Sendable {
+    /// The text shown so far (the last snapshot), UTF-8.
+    private(set) var text: [UInt8] = []
+    /// Text before this byte offset is not laid out on screen as simulated (it was written again
+    /// below after an earlier replacement), so no rewrite reaches back before it.
+    private var floor = 0
+    /// The terminal width in cells when the first text was written; a resize since makes every
+    /// earlier row uncertain (terminals reflow differently).
+    private var startColumns: Int??
+
+    /// Where the terminal is, as far as the snapshot stage needs to know.
+    struct Terminal {
+        /// Whether cursor movement may be written (an animated terminal that takes escape sequences).
+        var movesCursor: Bool
+        /// Width and height in cells, nil when unknown.
+        var columns: Int?
+        var rows: Int?
+    }
+
+    /// The bytes that show `snapshot` and how it was shown.
+    /// - Returns: `needsSettling` is true when everything received so far must be written and
+    ///   settled before `bytes` (they move the cursor relative to the end of the old text).
+    mutating func update(to snapshot: [UInt8], terminal: Terminal) -> (bytes: [UInt8], update: SnapshotUpdate, needsSettling: Bool) {
+        if startColumns == nil { startColumns = .some(terminal.columns) }
+        if snapshot == text { return ([], .unchanged, false) }
+        if snapshot.starts(with: text) {
+            let added = Array(snapshot[text.count...])
+            text = snapshot
+            return (added, .extended, false)
+        }
+        let offset = Self.commonClusterPrefix(text, snapshot)
+        let oldLineStart = Self.lineStart(text, before: offset)
+        if terminal.movesCursor, let columns = terminal.columns, let rows = terminal.rows, startColumns == .some(columns),
+           oldLineStart >= floor, let moves = Self.moves(text, from: oldLineStart, to: offset, columns: columns, rows: rows) {
+            text = snapshot
+            return (moves + snapshot[offset...], .rewritten(offset: offset), true)
+        }
+        let lineStart = Self.lineStart(snapshot, before: offset)
+        var bytes: [UInt8] = text.last == 0x0A || text.isEmpty ? [] : [0x0A]
+        bytes += snapshot[lineStart...]
+        text = snapshot
+        floor = lineStart
+        return (bytes, .appendedBelow(lineStart: lineStart), false)
+    }
+
+    /// The byte offset where `a` and `b` first differ, moved back to the start of the grapheme
+    /// cluster it falls in (UAX #29, as Swift's `Character`).
+    static func commonClusterPrefix(_ a: [UInt8], _ b: [UInt8]) -> Int {
+        var offset = 0
+        var ia = String(decoding: a, as: UTF8.self).makeIterator()
+        var ib = String(decoding: b, as: UTF8.self).makeIterator()
+        while let ca = ia.next(), let cb = ib.next(), ca == cb {
+            let length = ca.utf8.count
+            // A cluster that continues in one text but not the other differs (e + U+0301 vs e).
+            guard offset + length <= a.count, offset + length <= b.count,
+                  a[offset..<(offset + length)].elementsEqual(b[offset..<(offset + length)]) else { break }
+            offset += length
+        }
+        return offset
+    }
+
+    /// Offset just after the last LF before `offset` (0 when none).
+    static func lineStart(_ text: [UInt8], before offset: Int) -> Int {
+        var i = min(offset, text.count)
+        while i > 0 && text[i - 1] != 0x0A { i -= 1 }
+        return i
+    }
+
+    /// The bytes that move the cursor from the end of `text` (where it stands once everything is
+    /// written) to the cell where the cluster at `target` was drawn, and erase from there to the
+    /// end of the screen: CR, CUU, CHA, ED (ECMA-48). Nil when the way there is uncertain or off
+    /// the screen.
+    static func moves(_ text: [UInt8], from lineStart: Int, to target: Int, columns: Int, rows: Int) -> [UInt8]? {
+        guard columns > 0, rows > 0 else { return nil }
+        var row = 0, column = 0
+        var targetCell: (row: Int, column: Int)?
+        var pendingWrap = false
+        let tail = String(decoding: text[lineStart...], as: UTF8.self)
+        var offset = lineStart
+        for character in tail {
+            let length = character.utf8.count
+            if offset == target { targetCell = (row, column) }
+            if character == "\n" {
+                if offset == target && pendingWrap { return nil }  // the LF itself would move from the margin
+                row += 1
+                column = 0
+                pendingWrap = false
+            } else {
+                guard let scalar = character.unicodeScalars.first, scalar.value >= 0x20, scalar.value != 0x7F,
+                      !(0x80...0x9F).contains(scalar.value) else { return nil }
+                let width = CellWidth.measure(character.unicodeScalars)
+                guard width.isCertain, width.cells > 0, width.cells <= columns else { return nil }
+                if pendingWrap || column + width.cells > columns {
+                    row += 1
+                    column = 0
+                    pendingWrap = false
+                    if offset == target { targetCell = (row, column) }
+                }
+                column += width.cells
+                if column >= columns { pendingWrap = true }
+            }
+            offset += length
+        }
+        if targetCell == nil && target == text.count {
+            // The change begins after the last character: where the next one is drawn.
+            if pendingWrap { return nil }
+            targetCell = (row, column)
+        }
+        guard let cell = targetCell else { return nil }
+        let up = row - cell.row
+        guard up < rows else { return nil }  // scrolled off the top: never into scrollback
+        var bytes: [UInt8] = [0x0D]
+        if up > 0 { bytes += Array("\u{1B}[\(up)A".utf8) }
+        if cell.column > 0 { bytes += Array("\u{1B}[\(cell.column + 1)G".utf8) }
+        bytes += Array("\u{1B}[J".utf8)
+        return bytes
+    }
+}
