@@ -30,5 +30,7 @@ let package = Package(
             linkerSettings: [.unsafeFlags(["-static-executable", "-use-ld=lld"], .when(platforms: [.linux], configuration: .release))]
         ),
         .testTarget(name: "TypewriteCoreTests", dependencies: ["TypewriteCore", "TypewriteCLI"]),
+        // The library as a client sees it: imports TypewriteCore without @testable.
+        .testTarget(name: "TypewriteLibraryTests", dependencies: ["TypewriteCore"]),
     ]
 )
