@@ -1,0 +1,258 @@
+// The session core on the fake-clock driver: the paths the command line's event loop takes on
+// signals, end of input, diagnostics, --collapse keys and --timestamps, without a process.
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Testing
+@testable import TypewriteCore
+
+@Suite("Session")
+struct SessionTests {
+    static let reset = "\u{1B}[0m"
+
+    @Test("end of input: everything settles to cat's screen, an incomplete sequence passes through")
+    func endOfInput() {
+        var h = SessionHarness.animated()
+        h.receive("first line\nsecond")
+        h.receive(" line\n\u{1B}[3", after: 0.2)
+        #expect(!h.session.isFinished)
+        h.endOfInput()
+        let settled = h.settle()
+        #expect(settled)
+        #expect(h.screen == catScreen("first line\nsecond line\n\u{1B}[3"))
+        #expect(h.output.suffix(3) == Array("\u{1B}[3".utf8))
+        #expect(h.session.nextDeadline == nil)  // idle: no timer
+    }
+
+    @Test("SIGINT, SIGTERM and SIGQUIT mid-fade: everything received written settled, then reset", arguments: [
+        SessionSignal.interrupt, .terminate, .quit,
+    ])
+    func terminatingSignals(signal: SessionSignal) {
+        var h = SessionHarness.animated()
+        let text = "\u{1B}[34mblue words that are still fading in when the signal arrives"
+        h.receive(text)
+        h.run(for: 0.1)
+        #expect(h.session.isAnimated)
+        #expect(h.signal(signal) == .terminate)
+        #expect(h.outputText.hasSuffix(Self.reset))
+        #expect(h.screen == catScreen(text + Self.reset))
+        #expect(h.session.nextDeadline == nil)
+    }
+
+    @Test("SIGINT with a hyperlink open closes it before the reset")
+    func interruptClosesHyperlink() {
+        var h = SessionHarness.animated()
+        h.receive("\u{1B}]8;;https://example.com\u{1B}\\a link still open")
+        h.run(for: 0.05)
+        #expect(h.signal(.interrupt) == .terminate)
+        #expect(h.outputText.hasSuffix("\u{1B}]8;;\u{1B}\\" + Self.reset))
+    }
+
+    @Test("SIGHUP: the terminal is gone, nothing more is written")
+    func hangUp() {
+        var h = SessionHarness.animated()
+        h.receive("some text")
+        h.run(for: 0.05)
+        let before = h.output
+        #expect(h.signal(.hangUp) == .terminate)
+        #expect(h.output == before)
+    }
+
+    @Test("SIGTSTP settles and resets before the stop; after SIGCONT typing carries on to cat's screen")
+    func suspendAndResume() {
+        var h = SessionHarness.animated()
+        h.receive("\u{1B}[31mred text typing in, ")
+        h.run(for: 0.1)
+        #expect(h.signal(.suspend) == .suspend)
+        #expect(h.outputText.hasSuffix(Self.reset))
+        #expect(h.screen.text == "red text typing in, ")
+        h.time += 30  // stopped
+        h.resumed()
+        h.receive("and more after the stop\n")
+        h.endOfInput()
+        let settled = h.settle()
+        #expect(settled)
+        #expect(h.screen.text == catScreen("red text typing in, and more after the stop\n").text)
+    }
+
+    @Test("SIGCONT without a stop it saw: the column is forgotten, the screen still right")
+    func resumeUnseen() {
+        var h = SessionHarness.animated()
+        h.receive("typing ")
+        h.run(for: 0.05)
+        #expect(h.signal(.resume) == .carryOn)
+        h.receive("on\n", after: 0.1)
+        h.endOfInput()
+        let settled = h.settle()
+        #expect(settled)
+        #expect(h.screen == catScreen("typing on\n"))
+    }
+
+    @Test("SIGWINCH mid-row: fading goes on or stops where it is; the screen is cat's at the new width")
+    func windowChange() {
+        var h = SessionHarness.animated(columns: 80)
+        h.receive("a short row, then a resize\n")
+        h.run(for: 0.1)
+        h.resize(columns: 40)
+        h.receive("and text after it, long enough to wrap at forty columns wide\n")
+        h.endOfInput()
+        let settled = h.settle()
+        #expect(settled)
+        #expect(h.screen.text == catScreen("a short row, then a resize\nand text after it, long enough to wrap at forty columns wide\n").text)
+    }
+
+    @Test("an input that fails between files is reported once the text before it has settled")
+    func diagnosticsWaitForTheText() {
+        var h = SessionHarness.animated()
+        h.receive("first file\n")
+        h.report(.unreadableInput(name: "missing.txt", SystemError(ENOENT)))
+        #expect(!h.session.wantsInput)  // reading waits with the message
+        #expect(h.diagnostics.isEmpty)
+        h.run(for: 2)
+        #expect(h.diagnostics.count == 1)
+        #expect(h.diagnostics[0].error.line == "typewrite: missing.txt: No such file or directory")
+        #expect(h.screen.text == "first file")  // the text was there before the message
+        #expect(h.session.wantsInput)
+        #expect(h.session.failed)
+    }
+
+    @Test("plain mode: bytes out as they come, diagnostics at once, signals write nothing")
+    func plain() {
+        var h = SessionHarness(SessionSettings(mode: .plain))
+        #expect(h.session.passesInputThrough)
+        h.receive([0x61, 0xFF, 0x00, 0x1B])
+        #expect(h.output == [0x61, 0xFF, 0x00, 0x1B])
+        h.report(.unreadableInput(name: "-", SystemError(EISDIR)))
+        #expect(h.diagnostics.map(\.offset) == [4])
+        #expect(h.signal(.interrupt) == .terminate)
+        #expect(h.output == [0x61, 0xFF, 0x00, 0x1B])
+        h.endOfInput()
+        #expect(h.session.isFinished)
+    }
+
+    @Test("--format: the decoded answer, an error event stops reading and keeps the text before it")
+    func decodedStreamStops() {
+        var h = SessionHarness.animated(format: .sse)
+        h.receive("data: {\"choices\":[{\"delta\":{\"content\":\"Kept.\"}}]}\n\n")
+        h.receive("event: error\ndata: {\"error\":{\"message\":\"rate limited\"}}\n\n", after: 0.05)
+        #expect(h.session.inputEnded)
+        #expect(!h.session.wantsInput)
+        let settled = h.settle()
+        #expect(settled)
+        #expect(h.screen.text == "Kept.")
+        #expect(h.diagnostics.map(\.error) == [.remoteError(message: "rate limited")])
+        #expect(h.session.failed)
+    }
+
+    @Test("--collapse: the view folds, Enter expands it, Enter collapses it again, q ends the prompt")
+    func collapseKeys() {
+        var h = SessionHarness.animated(columns: 40, cps: 400, collapse: SessionSettings.Collapse(lines: 2))
+        h.receive((1...6).map { "line \($0)" }.joined(separator: "\n") + "\n")
+        h.endOfInput()
+        h.settle()
+        #expect(h.session.wantsKeyboard)
+        #expect(!h.session.isFinished)
+        h.beginPrompt()
+        #expect(h.session.awaitsKeys)
+        #expect(h.screen.text.contains("Read more"))
+        #expect(!h.screen.text.contains("line 3"))
+        h.keys("\r")
+        h.settle(limit: 5)
+        #expect(h.screen.text.contains("line 6"))
+        #expect(h.screen.text.contains("Show less"))
+        h.keys(" ")
+        h.settle(limit: 5)
+        #expect(!h.screen.text.contains("line 6"))
+        h.keys("q")
+        #expect(!h.session.awaitsKeys)
+        #expect(h.session.isFinished)
+    }
+
+    @Test("--collapse without a keyboard expands by itself and finishes")
+    func collapseWithoutKeyboard() {
+        var h = SessionHarness.animated(columns: 40, cps: 400, collapse: SessionSettings.Collapse(lines: 2))
+        h.receive("one\ntwo\nthree\nfour\n")
+        h.endOfInput()
+        h.settle()
+        h.beginPrompt(keyboard: false)
+        let settled = h.settle(limit: 5)
+        #expect(settled)
+        #expect(h.screen.text == catScreen("one\ntwo\nthree\nfour\n", columns: 40).text)
+    }
+
+    @Test("--collapse: SIGINT during the prompt leaves the view as it is, colours reset")
+    func collapseInterrupted() {
+        var h = SessionHarness.animated(columns: 40, cps: 400, collapse: SessionSettings.Collapse(lines: 2))
+        h.receive("one\ntwo\nthree\nfour\n")
+        h.endOfInput()
+        h.settle()
+        h.beginPrompt()
+        #expect(h.signal(.interrupt) == .terminate)
+        #expect(h.outputText.hasSuffix(CollapsedView.resetPen.map { String(UnicodeScalar($0)) }.joined()))
+        #expect(h.session.isFinished)
+    }
+
+    @Test("--timestamps: each line starts with the time its first byte arrived")
+    func timestamps() {
+        let stage = TimestampStage(dimmed: false, clock: .fixed(1000),
+                                   formatter: LocalTimeFormatter(format: "[%s]") { _, second in "[\(second)]" })
+        var configuration = FadeConfiguration()
+        configuration.columns = 80
+        var h = SessionHarness(session: Session(mode: .animated(configuration), pipeline: InputPipeline(format: .raw, timestamps: stage)))
+        h.receive("first\nsec")
+        h.receive("ond\n", after: 2)
+        h.receive("third\n", after: 3)
+        h.endOfInput()
+        let settled = h.settle()
+        #expect(settled)
+        #expect(h.screen.text == "[1000] first\n[1000] second\n[1005] third")
+    }
+}
+
+@Suite("PollDriver")
+struct PollDriverTests {
+    /// A pipe whose write end is filled with `bytes` and closed.
+    static func inputPipe(_ bytes: [UInt8]) -> Int32 {
+        var ends: [Int32] = [-1, -1]
+        precondition(pipe(&ends) == 0)
+        _ = bytes.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) }
+        close(ends[1])
+        return ends[0]
+    }
+
+    @Test("a reader that has gone ends the run as a broken pipe, quietly")
+    func brokenPipe() throws {
+        signal(SIGPIPE, SIG_IGN)  // as the executable does: writes report EPIPE
+        var output: [Int32] = [-1, -1]
+        #expect(pipe(&output) == 0)
+        close(output[0])  // the reader left
+        defer { close(output[1]) }
+        let input = Self.inputPipe(Array("some text\n".utf8))
+        defer { close(input) }
+        var setup = PollDriver.Setup(inputs: [.file("/dev/fd/\(input)")])
+        setup.output = output[1]
+        var session = Session(settings: SessionSettings(mode: .plain))
+        var driver = PollDriver(setup)
+        #expect(driver.run(&session) == .brokenPipe)
+    }
+
+    @Test("files and standard input in order, an unreadable one reported between them, like cat")
+    func filesInOrder() throws {
+        var output: [Int32] = [-1, -1]
+        #expect(pipe(&output) == 0)
+        let first = Self.inputPipe(Array("one\n".utf8)), second = Self.inputPipe([0xFF, 0x00, 0x0A])
+        var setup = PollDriver.Setup(inputs: [.file("/dev/fd/\(first)"), .file("/nonexistent/file"), .file("/dev/fd/\(second)")])
+        setup.output = output[1]
+        var session = Session(settings: SessionSettings(mode: .plain))
+        var driver = PollDriver(setup)
+        #expect(driver.run(&session) == .finished(failed: true))
+        close(output[1])
+        var bytes = [UInt8](repeating: 0, count: 64)
+        let n = read(output[0], &bytes, 64)
+        #expect(Array(bytes[0..<n]) == Array("one\n".utf8) + [0xFF, 0x00, 0x0A])
+        close(output[0]); close(first); close(second)
+    }
+}
