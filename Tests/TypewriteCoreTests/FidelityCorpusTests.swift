@@ -405,14 +405,36 @@ struct FidelityCorpusTests {
         }
     }
 
-    @Test("the bounded driver produces the same frames as RenderHarness")
-    func driverMatchesHarness() {
+    @Test("the session schedules the renderer's frames unchanged: the same bytes at the same times as a bare frame loop")
+    func sessionAddsNothing() {
         let text = B.s(B.r(2, B.prose) + "\n\u{1B}[31mred\u{1B}[0m 中文 e\u{301}\n")
         let chunks = Fidelity.chunks(text, cuts: [5, 50, 51, 120], delays: [0.05, 2.0, 0])
-        let harness = RenderHarness(columns: 40)
         let driver = FidelityDriver(columns: 40)
-        let a = harness.frames(chunks), b = driver.run(chunks).frames
-        #expect(a.map(\.time) == b.map(\.time))
-        #expect(a.map(\.bytes) == b.map(\.bytes))
+        // An independent loop straight over FadeRenderer: a frame every 1/60 s while animating,
+        // the first at the arrival that starts it.
+        var renderer = FadeRenderer(configuration: driver.configuration)
+        var bare: [(time: Seconds, bytes: [UInt8])] = []
+        var time: Seconds = 0, next: Seconds?
+        func frames(until limit: Seconds) {
+            while let due = next, due <= limit {
+                var out: [UInt8] = []
+                renderer.frame(at: due, into: &out)
+                if !out.isEmpty { bare.append((due, out)) }
+                next = renderer.isAnimating ? due + 1.0 / 60 : nil
+            }
+        }
+        for chunk in chunks {
+            frames(until: time + chunk.delay)
+            time += chunk.delay
+            renderer.receive(chunk.bytes, at: time)
+            if next == nil && renderer.isAnimating { next = time }
+        }
+        renderer.endInput(at: time)
+        if next == nil && renderer.isAnimating { next = time }
+        frames(until: time + 60)
+        let session = driver.run(chunks).frames
+        #expect(!bare.isEmpty)
+        #expect(session.map(\.time) == bare.map(\.time))
+        #expect(session.map(\.bytes) == bare.map(\.bytes))
     }
 }

@@ -8,8 +8,8 @@ import Testing
 
 // MARK: - Driver
 
-/// Drives a `FadeRenderer` on a fake clock, as the event loop does (a frame every
-/// 1/60 s while animating, the first one at the arrival that starts the animation); it never traps:
+/// Drives a `Session` on a fake clock, as the event loop does (a frame every 1/60 s while
+/// animating, the first one at the arrival that starts the animation); it never traps:
 /// it stops after `limitAfterInput` seconds past the last input and reports whether the renderer
 /// finished, so a hang is a test failure with a reproduction instead of a crashed test process.
 struct FidelityDriver {
@@ -28,7 +28,7 @@ struct FidelityDriver {
 
     struct Outcome {
         var frames: [(time: Seconds, bytes: [UInt8])]
-        /// `renderer.isFinished` after the last frame.
+        /// `session.isFinished` after the last frame.
         var finished: Bool
         /// Arrival time of the last chunk (= end of input).
         var lastInput: Seconds
@@ -38,32 +38,33 @@ struct FidelityDriver {
     }
 
     func run(_ chunks: [RenderHarness.Chunk], limitAfterInput: Seconds = 60) -> Outcome {
-        var renderer = FadeRenderer(configuration: configuration)
+        // The product's own path: a Session schedules the frames, as the poll driver and the
+        // library run it; only the clock is fake.
+        var session = Session(mode: .animated(configuration), pipeline: InputPipeline(format: .raw))
         var frames: [(time: Seconds, bytes: [UInt8])] = []
         var time: Seconds = 0
-        var nextFrame: Seconds?
         var lastFrame: Seconds = 0
-        let period = framePeriod
         func runFrames(until limit: Seconds) {
-            while let due = nextFrame, due <= limit {
-                var out: [UInt8] = []
-                renderer.frame(at: due, into: &out)
-                if !out.isEmpty { frames.append((due, out)) }
+            while let due = session.nextDeadline, due <= limit {
+                var out = SessionOutput()
+                session.advance(to: due, into: &out)
+                if !out.bytes.isEmpty { frames.append((due, out.bytes)) }
                 lastFrame = due
-                nextFrame = renderer.isAnimating ? due + period : nil
             }
         }
         for chunk in chunks {
             runFrames(until: time + chunk.delay)
             time += chunk.delay
-            renderer.receive(chunk.bytes, at: time)
-            if nextFrame == nil && renderer.isAnimating { nextFrame = time }
+            var out = SessionOutput()
+            session.receive(chunk.bytes, at: time, into: &out)
+            if !out.bytes.isEmpty { frames.append((time, out.bytes)) }
         }
-        renderer.endInput(at: time)
-        if nextFrame == nil && renderer.isAnimating { nextFrame = time }
+        var out = SessionOutput()
+        session.endOfInput(at: time, into: &out)
+        if !out.bytes.isEmpty { frames.append((time, out.bytes)) }
         runFrames(until: time + limitAfterInput)
-        return Outcome(frames: frames, finished: renderer.isFinished, lastInput: time,
-                       quietAt: nextFrame == nil ? max(lastFrame, time) : nil)
+        return Outcome(frames: frames, finished: session.isFinished, lastInput: time,
+                       quietAt: session.nextDeadline == nil ? max(lastFrame, time) : nil)
     }
 }
 
