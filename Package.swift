@@ -7,10 +7,11 @@ import PackageDescription
 // linked dynamically 3.6x; Swift runtime and Foundation static (-static-stdlib) 2.4x, most of it
 // the dynamic loader binding libstdc++; a fully static executable 1.4x. Release builds on Linux
 // only, so `swift build -c release` gives what the README installs; debug builds and tests link
-// dynamically. -static-stdlib also goes to the compiler, so imports resolve to the static modules
-// and their autolink entries name the static libraries (as `--static-swift-stdlib` does). lld,
-// from the toolchain, links it without gold's warnings about getpwuid in static glibc, which
-// typewrite never calls.
+// dynamically. The flags sit on the executable target alone: SwiftPM refuses a package as a
+// versioned dependency when a target its library product builds has unsafe flags, and measured
+// with Swift 6.3.1 the executable still links fully static with them there. lld, from the
+// toolchain, links it without gold's warnings about getpwuid in static glibc, which typewrite
+// never calls.
 let staticStdlib: [SwiftSetting] = [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]
 
 let package = Package(

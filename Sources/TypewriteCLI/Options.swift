@@ -53,8 +53,8 @@ public struct OptionSpec: Sendable {
                    summary: "label that expands a collapsed view; default \"Read more\""),
         OptionSpec(long: "less-label", short: nil, value: .required(name: "TEXT", choices: []),
                    summary: "label that collapses it again; default \"Show less\""),
-        OptionSpec(long: "query-colors", short: nil, value: .none,
-                   summary: "ask the terminal for its colours (OSC 10/11) instead of assuming a dark background"),
+        OptionSpec(long: "query-colors", short: nil, value: .optional(name: "WHEN", choices: ["auto", "never"]),
+                   summary: "ask the terminal for its colours (OSC 10/11): auto (default), never (assume dark or COLORFGBG)"),
         OptionSpec(long: "ambiguous-wide", short: nil, value: .none,
                    summary: "treat East Asian ambiguous-width characters as two cells (CJK terminals)"),
         OptionSpec(long: "demo", short: nil, value: .none,
@@ -83,7 +83,10 @@ public struct Options: Sendable, Equatable {
     public var collapseLines: Int?
     public var moreLabel = "Read more"
     public var lessLabel = "Show less"
-    public var queryColors = false
+    /// --query-colors: `.auto` asks the terminal when the fade uses colour, `.never` assumes.
+    public var queryColors = When.auto
+    /// Whether --query-colors was given (an option beats TYPEWRITE_QUERY_COLORS).
+    public var queryColorsGiven = false
     public var ambiguousIsWide = false
     public var demo = false
     public var completions: String?
@@ -224,7 +227,7 @@ extension Options {
             }
         case "more-label": moreLabel = v
         case "less-label": lessLabel = v
-        case "query-colors": queryColors = true
+        case "query-colors": queryColors = value.flatMap(When.init(rawValue:)) ?? .auto; queryColorsGiven = true
         case "ambiguous-wide": ambiguousIsWide = true
         case "demo": demo = true
         case "completions": completions = v
@@ -267,7 +270,8 @@ extension Options {
         lines += [
             "",
             "Environment: NO_COLOR, REDUCED_MOTION, TERM, COLORTERM, COLORFGBG, COLUMNS (with",
-            "--animate=always to a non-terminal), LC_ALL, LC_CTYPE, LANG (CJK: ambiguous width 2).",
+            "--animate=always to a non-terminal), LC_ALL, LC_CTYPE, LANG (CJK: ambiguous width 2),",
+            "TYPEWRITE_QUERY_COLORS (never: do not ask the terminal for its colours).",
             "Exit status: 0 success, 1 a file could not be read or the stream reported an error,",
             "2 usage error, 128+N killed by signal N (130 Ctrl-C, 141 broken pipe).",
         ]

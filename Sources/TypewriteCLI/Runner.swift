@@ -57,7 +57,12 @@ public enum Runner {
             configuration.fadeWidth = options.fadeWidth
             configuration.maximumLag = options.maximumLag
             settings.mode = .animated(configuration)
-            setup.queryColors = options.queryColors && outputIsTerminal && capabilities.colorDepth != .none
+            // Ask the terminal for its colours whenever the fade uses them (bat, delta and neovim do),
+            // unless the option or TYPEWRITE_QUERY_COLORS=never says not to; the driver asks only
+            // when typewrite is in the terminal's foreground and no key is waiting.
+            let query = options.queryColorsGiven ? options.queryColors
+                : environment["TYPEWRITE_QUERY_COLORS"].flatMap(When.init(rawValue:)) ?? .auto
+            setup.queryColors = query != .never && outputIsTerminal && capabilities.colorDepth != .none
             if let lines = options.collapseLines, outputIsTerminal, columns != nil, let keyboard = Self.keyboard(environment) {
                 // --collapse: N rows, Read more / Show less (elsewhere: the whole text, no prompt).
                 settings.collapse = SessionSettings.Collapse(lines: lines, moreLabel: options.moreLabel, lessLabel: options.lessLabel)

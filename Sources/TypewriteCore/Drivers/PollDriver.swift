@@ -266,6 +266,10 @@ public struct PollDriver {
     }
 
     private mutating func beginPrompt(_ session: inout Session, at now: Seconds, into out: inout SessionOutput) {
+        // The prompt reads keys from the same terminal: the colour query ends first, or it would
+        // take the keys for replies.
+        colorQuery?.finish(session: &session)
+        colorQuery = nil
         if let keyboard = setup.keyboard, System.isForegroundProcessGroup(keyboard) {
             keyMode = try? System.enterKeyMode(keyboard)
         }
@@ -331,13 +335,22 @@ struct ColorQuery {
     private var saved: SavedTerminalMode?
     private var reply: [UInt8] = []
     private(set) var isDone = false
+    /// When the query was sent (monotonic seconds).
+    private let sentAt = System.monotonicNow()
 
     /// Sends the query, or returns nil when it may not be made (no terminal, not the foreground
     /// process group, keys waiting to be read, or the mode cannot be changed).
     static func start() -> ColorQuery? {
         guard let fd = try? System.openControllingTerminal() else { return nil }
+        // Keys typed ahead must stay for whoever reads next. A whole line is counted in canonical
+        // mode; half a line only becomes readable (and countable) once canonical mode is off.
         guard System.isForegroundProcessGroup(fd), System.bytesWaiting(fd) == 0,
               let saved = try? System.enterReplyMode(fd) else {
+            System.closeDescriptor(fd)
+            return nil
+        }
+        guard System.bytesWaiting(fd) == 0 else {
+            System.restoreTerminalMode(saved, on: fd)
             System.closeDescriptor(fd)
             return nil
         }
@@ -371,9 +384,10 @@ struct ColorQuery {
         }
     }
 
-    /// At exit: waits at most `exitWait` for a reply still outstanding, then restores the terminal.
+    /// At exit: waits for a reply still outstanding until `exitWait` after the query was sent
+    /// (a terminal that never answers delays no exit that comes later), then restores the terminal.
     mutating func finish(session: inout Session) {
-        let deadline = System.monotonicNow() + Self.exitWait
+        let deadline = sentAt + Self.exitWait
         while !isDone {
             let left = deadline - System.monotonicNow()
             guard left > 0, System.poll([(descriptor, System.pollIn)], timeout: left)[0] != 0 else { break }

@@ -1,5 +1,5 @@
 /// `--collapse[=N]`: a paragraph shown in at most N rows, with a `Read more` label that expands it in
-/// place (issue 7, after seed 001, ReadMoreText), brought to the terminal.
+/// place (after seed 001, ReadMoreText), brought to the terminal.
 ///
 /// While input streams, the first N rows (display rows, wrapped at the terminal's width) type in
 /// through a `FadeRenderer`; what comes after them is held, not drawn. When the text does not fit,
@@ -12,10 +12,10 @@
 /// It gives up collapsing and streams everything like the plain renderer ("expands by itself")
 /// when more than `holdingLimit` bytes would be held, when the visible rows contain something the
 /// row model cannot follow (cursor movement, BS), or when the terminal is resized or the job was
-/// stopped. The value type does no I/O: bytes, time and keys in, bytes out; `CollapsePrompt`
-/// reads the keys.
+/// stopped. The value type does no I/O: bytes, time and keys in, bytes out; the `Session` passes it
+/// the keys a driver reads.
 struct CollapsedView {
-    /// Text held beyond the visible rows, in bytes (issue 7: "beyond 16 MiB … expands by itself").
+    /// Text held beyond the visible rows, in bytes: beyond 16 MiB the view expands by itself.
     static let defaultHoldingLimit = 16 * 1024 * 1024
     /// Opacity the last visible row fades out to (half way, in OKLab lightness: still legible),
     /// and how long that takes.
@@ -325,7 +325,7 @@ struct CollapsedView {
             dropHeldText()
         }
         if store.count > holdingLimit {
-            // Too much to hold: the view expands by itself (issue 7).
+            // Too much to hold: the view expands by itself.
             if phase == .overflowing {
                 var nothing: [UInt8] = []
                 giveUp(labelRowKnown: true, into: &nothing)

@@ -204,7 +204,7 @@ public struct FadeRenderer: Sendable {
 
     /// The terminal is now `newColumns` wide (SIGWINCH). Fading continues only where nothing can
     /// have moved: the row never wrapped and the cursor is left of both margins. Elsewhere the
-    /// cells still fading stop where they are (issue 3: at worst a few cells stop fading early).
+    /// cells still fading stop where they are (at worst a few cells stop fading early).
     public mutating func resize(columns newColumns: Int?, into out: inout [UInt8]) {
         let valid = newColumns.flatMap { $0 > 0 && $0 <= Self.maximumColumns ? $0 : nil }
         if let c = column, let old = columns, let new = valid, !rowWrapped, !pendingWrap, c < old - 1, c < new - 1 {
@@ -486,7 +486,7 @@ public struct FadeRenderer: Sendable {
     ///
     /// When the front moves slowly over few cells, whole frames can pass with no cell reaching its
     /// next step; then the newest cell that can step without passing its older neighbour steps a
-    /// little early, so the motion keeps a steady frame rate (issue 5: no gap over two frames).
+    /// little early, so the motion keeps a steady frame rate (no gap over two frames).
     private mutating func repaint(front: Double, into out: inout [UInt8]) {
         guard !cells.isEmpty, let end = column else { return }
         var levels = [Int]()

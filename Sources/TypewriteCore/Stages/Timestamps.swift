@@ -1,5 +1,5 @@
 /// `--timestamps[=FORMAT]`: each line starts with the local time its first byte arrived, like
-/// moreutils `ts` (issue 7, after the timestamped lines of seed 002, TypewriterConsole).
+/// moreutils `ts` (after the timestamped lines of seed 002, TypewriterConsole).
 ///
 /// A byte transform that runs after the `--format` decoder. It follows the terminal's view of the
 /// stream with a small escape-sequence state machine (ECMA-48; vt100.net "dec_ansi_parser"), so
