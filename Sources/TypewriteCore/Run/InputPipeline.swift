@@ -1,11 +1,13 @@
 /// What stands between the reader and the writer: the `--format` decoder (wire bytes → answer
-/// text), then per-line decorations (`--timestamps`). Raw input with nothing to do passes through
-/// untouched.
+/// text, and reasoning as `--thinking` says; `auto` first decides the format), then per-line
+/// decorations (`--timestamps`). Raw input with nothing to do passes through untouched.
 ///
 /// Problems in the stream are reported here, once, as `typewrite: …` lines on stderr; the
 /// pipeline remembers the exit status they imply.
 struct InputPipeline {
     private var decoder: (any StreamDecoder)?
+    /// --format auto, until it has decided.
+    private var detector: StreamFormatDetector?
     private var timestamps: TimestampStage?
     /// 1 after a remote error or a malformed event, else 0.
     private(set) var status: Int32 = 0
@@ -16,14 +18,24 @@ struct InputPipeline {
     var defersMessages = false
     /// Messages waiting for the caller, each a whole `typewrite: …` line.
     private(set) var messages: [String] = []
-    private let format: StreamFormat
+    private var format: StreamFormat
     private var sawInput = false
     private var sawEvent = false
+    private let thinking: ThinkingDisplay
+    /// Whether reasoning shown with `--thinking dim` may be wrapped in SGR 2 … SGR 22.
+    private let mayStyle: Bool
+    private var reasoningOpen = false   // the last shown bytes were reasoning
+    private var shownReasoning = false
+    private var trailingNewlines = 0    // of the reasoning shown last (0…2)
 
-    init(format: StreamFormat, timestamps: TimestampStage? = nil) {
+    init(format: StreamFormat, timestamps: TimestampStage? = nil,
+         thinking: ThinkingDisplay = .hide, mayStyle: Bool = false) {
         decoder = format.makeDecoder()
+        if format == .auto { detector = StreamFormatDetector() }
         self.timestamps = timestamps
         self.format = format
+        self.thinking = thinking
+        self.mayStyle = mayStyle
     }
 
     /// Hands over the waiting messages.
@@ -37,14 +49,26 @@ struct InputPipeline {
     }
 
     /// Whether bytes pass through unchanged (raw format, no decorations), so callers can skip copying.
-    var isPassthrough: Bool { decoder == nil && timestamps == nil }
+    var isPassthrough: Bool { decoder == nil && detector == nil && timestamps == nil }
 
     /// Transforms one read's bytes, which arrived at `time` (seconds, monotonic), into the bytes to show.
     mutating func process(_ bytes: some Collection<UInt8>, at time: Seconds) -> [UInt8] {
         guard !stopped else { return [] }
         if !bytes.isEmpty { sawInput = true }
+        if detector != nil {
+            guard case .decided(let decided, let replay) = detector!.feed(bytes) else { return [] }
+            adopt(decided)
+            return decorate(decoder == nil ? replay : handle(decoder!.feed(replay)), at: time)
+        }
         let text = decoder == nil ? Array(bytes) : handle(decoder!.feed(bytes))
         return decorate(text, at: time)
+    }
+
+    /// --format auto has decided: decode from here on as `decided`.
+    private mutating func adopt(_ decided: StreamFormat) {
+        detector = nil
+        format = decided
+        decoder = decided.makeDecoder()
     }
 
     /// Applies only the per-line decorations to text that needs no decoding (the demo's answer).
@@ -56,7 +80,13 @@ struct InputPipeline {
     /// End of input at `time`: whatever the decoder and the decorations still held.
     mutating func finish(at time: Seconds) -> [UInt8] {
         guard !stopped else { return [] }
-        var text = decoder == nil ? [] : handle(decoder!.finish())
+        var text: [UInt8] = []
+        if detector != nil, case .decided(let decided, let replay) = detector!.finish() {
+            adopt(decided)
+            text = decoder == nil ? replay : handle(decoder!.feed(replay))
+        }
+        if decoder != nil { text += handle(decoder!.finish()) }
+        text += closeReasoning()
         if decoder != nil && sawInput && !sawEvent {
             // Not a single event: an HTML error page, plain text, the wrong --format.
             report("no \(format.rawValue) events in the input (an error page, or the wrong --format?)")
@@ -69,21 +99,49 @@ struct InputPipeline {
     private mutating func handle(_ events: [StreamEvent]) -> [UInt8] {
         var text: [UInt8] = []
         for event in events where !stopped {
-            sawEvent = true
+            if case .notJSON = event {} else { sawEvent = true }   // a log line is no event
             switch event {
             case .text(let bytes):
+                text += closeReasoning()
+                if shownReasoning {
+                    // A blank line between the reasoning and the answer.
+                    text += Array(repeating: 0x0A, count: 2 - trailingNewlines)
+                    shownReasoning = false
+                }
                 text += bytes
+            case .reasoning(let bytes):
+                guard thinking != .hide else { break }
+                if thinking == .dim, mayStyle, !reasoningOpen { text += Self.faint }
+                reasoningOpen = true
+                shownReasoning = true
+                text += bytes
+                let newlines = bytes.reversed().prefix { $0 == 0x0A }.count
+                trailingNewlines = newlines == bytes.count ? min(2, trailingNewlines + newlines) : min(2, newlines)
             case .remoteError(let message):
+                text += closeReasoning()
                 report("the stream reported an error: \(message)")
                 status = 1
                 stopped = true
             case .malformed(let line, let reason):
                 report("line \(line): skipped a malformed event: \(reason)")
                 status = 1
+            case .notJSON(let line, let excerpt):
+                report("line \(line): skipped a line that is not JSON: \(excerpt)")
             case .end:
                 break
             }
         }
         return text
+    }
+
+    /// SGR 2 (faint) and SGR 22 (normal intensity), ECMA-48.
+    private static let faint = Array("\u{1B}[2m".utf8)
+    private static let normal = Array("\u{1B}[22m".utf8)
+
+    /// Ends dimmed reasoning (SGR 22) if it is open.
+    private mutating func closeReasoning() -> [UInt8] {
+        guard reasoningOpen else { return [] }
+        reasoningOpen = false
+        return thinking == .dim && mayStyle ? Self.normal : []
     }
 }

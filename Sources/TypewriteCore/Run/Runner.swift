@@ -25,7 +25,8 @@ public enum Runner {
         let timestamps = options.timestampFormat.map {
             TimestampStage(format: $0, dimmed: capabilities.animates && capabilities.colorDepth != .none)
         }
-        let pipeline = InputPipeline(format: options.format, timestamps: timestamps)
+        let pipeline = InputPipeline(format: options.format, timestamps: timestamps, thinking: options.thinking,
+                                     mayStyle: capabilities.animates && capabilities.colorDepth != .none)
         let status: Int32
         if capabilities.animates {
             var configuration = FadeConfiguration()
