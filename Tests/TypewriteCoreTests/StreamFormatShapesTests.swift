@@ -1,0 +1,219 @@
+// Rules of the decoders beyond the recorded streams: the BOM and the line limit, in-band
+// `<think>` split anywhere, the blank line between whole messages, error shapes, and what
+// `--format auto` leaves raw.
+
+import Foundation
+import Testing
+@testable import TypewriteCore
+
+@Suite struct StreamFormatShapesTests {
+    typealias W = WireFixtures
+
+    // MARK: - The BOM and the line limit
+
+    /// The UTF-8 BOM is not part of the first line: with a 16-byte limit, a 14-byte line after a
+    /// BOM fits whether the BOM arrives with it or in a read of its own.
+    @Test func byteOrderMarkDoesNotCountTowardTheLineLimit() {
+        let input: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("data:   [DONE]\n\n".utf8)
+        for cuts in [[], [1], [2], [3], [4], Array(1..<input.count)] {
+            let events = RecordedDecoding.decodeSSE(input, cuts: cuts, maxEventBytes: 16)
+            #expect(events == [.end], "cuts \(cuts)")
+        }
+        // One byte more than the limit is over it, again however it is chunked.
+        let long: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("data:    [DONE]xx\n\n".utf8)
+        let whole = RecordedDecoding.decodeSSE(long, cuts: [], maxEventBytes: 16)
+        #expect(W.malformedLine(whole.first) == 1)
+        for cut in 1..<long.count {
+            #expect(RecordedDecoding.decodeSSE(long, cuts: [cut], maxEventBytes: 16) == whole, "cut \(cut)")
+        }
+        var ndjson = NDJSONDecoder(maxLineBytes: 16)
+        #expect(ndjson.feed([0xEF, 0xBB]) + ndjson.feed([0xBF] + Array(#"{"response":"a"}"#.utf8)) + ndjson.finish() == [W.t("a")])
+    }
+
+    // MARK: - In-band reasoning
+
+    @Test func thinkTagsSplitAnywhereAcrossChunks() {
+        let content = "\n<think>Let me see.</think>\n\n  The answer."
+        // Cut the content into two deltas at every position, and feed the body byte by byte too.
+        for cut in 0...content.utf8.count {
+            let bytes = Array(content.utf8)
+            let parts = [bytes[..<cut], bytes[cut...]].map { String(decoding: $0, as: UTF8.self) }
+            let body = parts.map(W.chunk).joined() + "data: [DONE]\n\n"
+            let events = W.decodeAnySplit(body)
+            #expect(DecodedStream(events).reasoning == Array("Let me see.".utf8), "cut \(cut)")
+            #expect(DecodedStream(events).answer == Array("The answer.".utf8), "cut \(cut)")
+        }
+    }
+
+    @Test func thinkTagElsewhereIsAnswerText() {
+        let body = W.chunk("Use the ") + W.chunk("<think> tag") + "data: [DONE]\n\n"
+        #expect(W.decodeAnySplit(body) == [W.t("Use the "), W.t("<think> tag"), .end])
+        let html = W.chunk("<") + W.chunk("html>") + "data: [DONE]\n\n"
+        #expect(DecodedStream(W.decodeAnySplit(html)).answer == Array("<html>".utf8))
+        // Never closed: all of it is reasoning; a lone "<thi" at the end is answer text.
+        #expect(W.decodeAnySplit(W.chunk("<think>still going")) == [.reasoning(Array("still going".utf8))])
+        #expect(W.decodeAnySplit(W.chunk("<thi")) == [W.t("<thi")])
+    }
+
+    // MARK: - Whole messages
+
+    @Test func wholeMessagesAreSeparatedByOneBlankLine() {
+        func codex(_ texts: [String]) -> String {
+            texts.map { text in
+                let json = try! JSONSerialization.data(withJSONObject: ["type": "item.completed",
+                                                                         "item": ["type": "agent_message", "text": text]])
+                return String(decoding: json, as: UTF8.self) + "\n"
+            }.joined()
+        }
+        #expect(DecodedStream(W.decodeAnySplit(codex(["a", "b\n", "c\n\n", "d"]), as: .ndjson)).answer
+                == Array("a\n\nb\n\nc\n\nd".utf8))
+    }
+
+    // MARK: - Error shapes not covered by a recording
+
+    @Test(arguments: [
+        (#"data: {"event_type":"error","error":{"code":"RESOURCE_EXHAUSTED","message":"Quota exceeded"}}"#, "Quota exceeded"),
+        (#"data: {"type":"message-end","delta":{"finish_reason":"ERROR"}}"#, "the model stopped with an error (finish_reason ERROR)"),
+        (#"data:{"error":"Input validation error: `inputs` must have less than 4096 tokens","error_type":"validation"}"#,
+         "Input validation error: `inputs` must have less than 4096 tokens"),
+        (#"data: {"error":{"code":500,"message":"context size exceeded","type":"server_error"}}"#, "context size exceeded"),
+        (#"data: {"object":"error","message":"Service tier capacity exceeded","type":"service_tier_capacity_exceeded","param":null,"code":"3505"}"#,
+         "Service tier capacity exceeded"),
+    ])
+    func sseErrorShapes(_ line: String, _ message: String) {
+        let events = W.decodeAnySplit(W.chunk("Before") + line + "\n\n")
+        #expect(events == [W.t("Before"), .remoteError(message: message)])
+    }
+
+    @Test(arguments: [
+        (#"{"type":"turn.failed","error":{"message":"stream disconnected before completion"}}"#, "stream disconnected before completion"),
+        (#"{"type":"result","subtype":"success","is_error":true,"result":"Claude AI usage limit reached"}"#, "Claude AI usage limit reached"),
+        (#"{"type":"result","subtype":"error_max_turns","is_error":true,"errors":["Reached maximum number of turns (1)"]}"#,
+         "Reached maximum number of turns (1)"),
+        (#"{"type":"error","timestamp":"t","severity":"error","message":"API Error: 429"}"#, "API Error: 429"),
+    ])
+    func agentErrorShapes(_ line: String, _ message: String) {
+        let before = #"{"type":"item.completed","item":{"type":"agent_message","text":"Before"}}"#
+        #expect(W.decodeAnySplit(before + "\n" + line + "\n", as: .ndjson) == [W.t("Before"), .remoteError(message: message)])
+    }
+
+    // MARK: - --format auto
+
+    @Test(arguments: [
+        "Tide pools are rocky.\nThey hold water at low tide.\n",
+        "[1/42] Building Swift object Tokenizer.swift.o\n[2/42] Linking\n",
+        "data: some log line\n\nmore\n",
+        "event: deploy\nstarted\n",
+        #"{"name":"typewrite","version":"0.1.0"}"# + "\n",
+        #"{"type":"log","msg":"hello"}"# + "\n",
+        "[1, 2, 3]\n",
+        "{broken json\n",
+        "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n\r\ndata: [DONE]\r\n\r\n",
+        "\u{1B}[31mred\u{1B}[0m\n",
+        "",
+    ])
+    func autoLeavesRawInputByteExact(_ text: String) {
+        let bytes = Array(text.utf8)
+        for cuts in [[], Array(1..<max(1, bytes.count))] {
+            var detector = StreamFormatDetector()
+            var out: [UInt8] = []
+            var format: StreamFormat?
+            var start = 0
+            for cut in cuts + [bytes.count] {
+                if case .decided(let f, let replay) = detector.feed(bytes[start..<cut]) { format = f; out += replay }
+                start = cut
+            }
+            if case .decided(let f, let replay) = detector.finish() { format = format ?? f; out += replay }
+            #expect(format == .raw)
+            #expect(out == bytes)
+        }
+    }
+
+    @Test func autoDecidesRawAtOnceForPlainText() {
+        var detector = StreamFormatDetector()
+        #expect(detector.feed(Array("Hel".utf8)) == .decided(.raw, replay: Array("Hel".utf8)))
+        #expect(detector.feed(Array("lo".utf8)) == .decided(.raw, replay: Array("lo".utf8)))
+        var waiting = StreamFormatDetector()
+        #expect(waiting.feed(Array("dat".utf8)) == .undecided)
+        #expect(waiting.feed(Array("e: 1".utf8)) == .decided(.raw, replay: Array("date: 1".utf8)))
+    }
+
+    @Test func autoRecognizesErrorBodiesAndArrays() {
+        var detector = StreamFormatDetector()
+        let body = Array(WireFixtures.ErrorBodyTests.openAIPretty.utf8)
+        guard case .decided(let format, let replay) = detector.feed(body) else { Issue.record("undecided"); return }
+        #expect(format == .ndjson && replay == body)
+        #expect(W.isRemoteError(NDJSONDecoder().decodeAllCopy(replay).first))
+
+        let gemini = "[{\n  \"candidates\": [{\"content\": {\"parts\": [{\"text\": \"Hi\"}],\"role\": \"model\"}}]\n}\n,\r\n"
+        var arrays = StreamFormatDetector()
+        #expect(arrays.feed(Array(gemini.utf8)) == .decided(.ndjson, replay: Array(gemini.utf8)))
+    }
+}
+
+@Suite struct StreamFormatPipelineTests {
+    static func run(_ text: String, format: StreamFormat, thinking: ThinkingDisplay, mayStyle: Bool) -> (String, Int32, [String]) {
+        var pipeline = InputPipeline(format: format, thinking: thinking, mayStyle: mayStyle)
+        pipeline.defersMessages = true
+        var out: [UInt8] = []
+        for b in text.utf8 { out += pipeline.process(CollectionOfOne(b), at: 0) }
+        out += pipeline.finish(at: 0)
+        return (String(decoding: out, as: UTF8.self), pipeline.status, pipeline.takeMessages())
+    }
+
+    static let thinkAloud = WireFixtures.chunk("<think>Hmm.</think>") + WireFixtures.chunk("\n\nYes.") + "data: [DONE]\n\n"
+
+    @Test func thinkingChoices() {
+        #expect(Self.run(Self.thinkAloud, format: .sse, thinking: .hide, mayStyle: true).0 == "Yes.")
+        #expect(Self.run(Self.thinkAloud, format: .sse, thinking: .show, mayStyle: true).0 == "Hmm.\n\nYes.")
+        #expect(Self.run(Self.thinkAloud, format: .sse, thinking: .dim, mayStyle: true).0 == "\u{1B}[2mHmm.\u{1B}[22m\n\nYes.")
+        // Not styling (not a terminal, NO_COLOR, TERM=dumb): plain text.
+        #expect(Self.run(Self.thinkAloud, format: .sse, thinking: .dim, mayStyle: false).0 == "Hmm.\n\nYes.")
+        // Raw input is never changed.
+        #expect(Self.run(Self.thinkAloud, format: .raw, thinking: .show, mayStyle: true).0 == Self.thinkAloud)
+    }
+
+    @Test func dimReasoningIsClosedBeforeAnError() {
+        let body = WireFixtures.chunk("<think>Hmm") + #"data: {"error":{"message":"boom"}}"# + "\n\n"
+        let (out, status, messages) = Self.run(body, format: .sse, thinking: .dim, mayStyle: true)
+        #expect(out == "\u{1B}[2mHmm\u{1B}[22m")
+        #expect(status == 1 && messages == ["typewrite: the stream reported an error: boom"])
+    }
+
+    @Test func linesThatAreNotJSONAreReportedButDoNotFail() {
+        let input = "warming up\n" + #"{"type":"item.completed","item":{"type":"agent_message","text":"ok"}}"# + "\n"
+        let (out, status, messages) = Self.run(input, format: .ndjson, thinking: .hide, mayStyle: false)
+        #expect(out == "ok" && status == 0)
+        #expect(messages == ["typewrite: line 1: skipped a line that is not JSON: warming up"])
+        // Nothing but such lines: the wrong --format, as before.
+        let (_, wrong, said) = Self.run("just text\n", format: .ndjson, thinking: .hide, mayStyle: false)
+        #expect(wrong == 1 && said.last?.contains("no ndjson events") == true)
+    }
+
+    @Test func autoRawPassesThroughAndAutoDecodes() {
+        let log = "[1/2] Compiling\n[2/2] Linking\n"
+        #expect(Self.run(log, format: .auto, thinking: .hide, mayStyle: false) == (log, 0, []))
+        #expect(Self.run(Self.thinkAloud, format: .auto, thinking: .hide, mayStyle: false).0 == "Yes.")
+    }
+}
+
+extension RecordedDecoding {
+    static func decodeSSE(_ bytes: [UInt8], cuts: [Int], maxEventBytes: Int) -> [StreamEvent] {
+        var d = SSEDecoder(maxEventBytes: maxEventBytes)
+        var out: [StreamEvent] = []
+        var start = 0
+        for cut in cuts + [bytes.count] {
+            out += d.feed(bytes[start..<cut])
+            start = cut
+        }
+        return out + d.finish()
+    }
+}
+
+extension StreamDecoder {
+    /// `decodeAll` on a copy, for expressions.
+    func decodeAllCopy(_ bytes: [UInt8]) -> [StreamEvent] {
+        var copy = self
+        return copy.decodeAll(bytes)
+    }
+}
