@@ -69,6 +69,32 @@ import Testing
                 == Array("a\n\nb\n\nc\n\nd".utf8))
     }
 
+    // MARK: - More shapes, from their providers' documentation
+
+    @Test(arguments: [
+        // Replicate predictions stream: the data of an `output` event is the text itself.
+        ("event: output\ndata: Hello\n\nevent: output\ndata:  world\n\nevent: done\ndata: {}\n\n", StreamFormat.sse, "Hello world"),
+        // OpenAI Assistants run stream.
+        ("event: thread.message.delta\n" + #"data: {"id":"msg_1","object":"thread.message.delta","delta":{"content":[{"index":0,"type":"text","text":{"value":"Hi","annotations":[]}}]}}"# + "\n\nevent: done\ndata: [DONE]\n\n", .sse, "Hi"),
+        // Anthropic Text Completions (legacy).
+        ("event: completion\n" + #"data: {"type":"completion","completion":" Hello","stop_reason":null,"model":"claude-2.1"}"# + "\n\n", .sse, " Hello"),
+        // Vercel AI SDK UI message stream.
+        (#"data: {"type":"start"}"# + "\n\n" + #"data: {"type":"text-start","id":"t"}"# + "\n\n" + #"data: {"type":"text-delta","id":"t","delta":"Hey"}"# + "\n\n" + #"data: {"type":"finish"}"# + "\n\ndata: [DONE]\n\n", .sse, "Hey"),
+        // Mistral conversations API.
+        ("event: message.output.delta\n" + #"data: {"type":"message.output.delta","output_index":0,"id":"m","content":"Bonjour","role":"assistant"}"# + "\n\n", .sse, "Bonjour"),
+        // IBM watsonx.ai generation_stream.
+        ("id: 1\nevent: message\n" + #"data: {"model_id":"ibm/granite-13b-chat-v2","results":[{"generated_text":"Granite","generated_token_count":1,"stop_reason":"not_finished"}]}"# + "\n\n", .sse, "Granite"),
+        // Claude Code --output-format json: one result object.
+        (#"{"type":"result","subtype":"success","is_error":false,"duration_ms":100,"num_turns":1,"result":"Done.","session_id":"s"}"# + "\n", .ndjson, "Done."),
+        // Gemini CLI --output-format json.
+        (#"{"session_id":"s","response":"Hello World","stats":{}}"# + "\n", .ndjson, "Hello World"),
+    ])
+    func documentedShapes(_ body: String, _ format: StreamFormat, _ answer: String) {
+        let decoded = DecodedStream(W.decodeAnySplit(body, as: format))
+        #expect(String(decoding: decoded.answer, as: UTF8.self) == answer)
+        #expect(decoded.malformed.isEmpty && decoded.error == nil)
+    }
+
     // MARK: - Error shapes not covered by a recording
 
     @Test(arguments: [
@@ -188,6 +214,22 @@ import Testing
         // Nothing but such lines: the wrong --format, as before.
         let (_, wrong, said) = Self.run("just text\n", format: .ndjson, thinking: .hide, mayStyle: false)
         #expect(wrong == 1 && said.last?.contains("no ndjson events") == true)
+    }
+
+    @Test func rawModelStreamOnATerminalGetsAHint() {
+        var pipeline = InputPipeline(format: .raw, suggestsFormat: true)
+        pipeline.defersMessages = true
+        let body = Array(Self.thinkAloud.utf8)
+        #expect(!pipeline.isPassthrough)
+        #expect(pipeline.process(body, at: 0) == body)
+        #expect(pipeline.isPassthrough)
+        #expect(pipeline.finish(at: 0) == [] && pipeline.status == 0)
+        #expect(pipeline.takeMessages() == ["typewrite: the input looks like a model stream; --format sse (or auto) would show its answer"])
+        var prose = InputPipeline(format: .raw, suggestsFormat: true)
+        prose.defersMessages = true
+        _ = prose.process(Array("Just text\n".utf8), at: 0)
+        _ = prose.finish(at: 0)
+        #expect(prose.takeMessages().isEmpty)
     }
 
     @Test func autoRawPassesThroughAndAutoDecodes() {

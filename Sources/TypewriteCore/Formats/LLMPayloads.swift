@@ -71,6 +71,12 @@ import Foundation
 /// (`item.completed` of an `agent_message` or `reasoning` item). Tool calls and tool results of
 /// any shape are not shown; they separate the messages around them.
 ///
+/// **Also, from their providers' documentation:** Replicate (`event: output`, whose data is the
+/// text itself), OpenAI Assistants (`thread.message.delta`), Anthropic Text Completions
+/// (`completion`), the Vercel AI SDK UI message stream (`text-delta`, `reasoning-delta`),
+/// Mistral conversations (`message.output.delta`), IBM watsonx.ai (`results[0].generated_text`),
+/// and the single result object of Claude Code and Gemini CLI `--output-format json`.
+///
 /// Anything else that has a known `type` name, or came with an SSE `event:` name, is a
 /// well-formed event that is ignored (vendors add event types). JSON of no known shape and
 /// payloads that are not JSON become `.malformed`.
@@ -139,6 +145,12 @@ enum LLMPayload {
         "chat.start", "model_load.start", "model_load.progress", "model_load.end",
         "prompt_processing.start", "prompt_processing.progress", "prompt_processing.end",
         "reasoning.end", "message.end", "tool_call.start", "tool_call.arguments", "chat.end",
+        // Vercel AI SDK UI message stream
+        "start", "start-step", "finish-step", "text-start", "text-end", "reasoning-start", "reasoning-end",
+        "tool-input-start", "tool-input-delta", "tool-input-available", "tool-output-available", "source-url",
+        // Mistral conversations
+        "conversation.response.started", "conversation.response.done", "tool.execution.started",
+        "tool.execution.done", "function.call.delta", "agent.handoff.started", "agent.handoff.done",
     ]
 
     /// Type names after which a new whole message starts (tool calls, tool results, turns).
@@ -164,12 +176,12 @@ enum LLMPayload {
             items.boundary()
             return .known
         }
-        if type == "result" { return agentResult(o, into: &items) }
+        if type == "result" { return agentResult(o, context: context, into: &items) }
 
         // Errors.
         if type == "error" {
             if o["severity"] as? String == "warning" { return .known }   // Gemini CLI: not fatal
-            let error = nonNull(o["error"]) ?? o
+            let error = nonNull(o["error"]) ?? nonNull(o["errorText"]) ?? o
             items.add(.remoteError(message: errorMessage(error)))
             return .known
         }
@@ -182,15 +194,26 @@ enum LLMPayload {
             return .known
         }
 
-        if let type {
-            if let recognition = typed(type, o, context: &context, into: &items) { return recognition }
+        if let jsonType {
+            return typed(jsonType, o, context: &context, into: &items) ?? .unknownEvent
         }
 
-        // Untyped shapes. A payload with an unknown JSON `type` is an unknown event, never one
-        // of these (an unknown SSE `event:` name alone does not hide a known shape).
-        guard jsonType == nil else { return .unknownEvent }
+        // Untyped shapes, before the SSE `event:` name is consulted: a name alone never hides
+        // a known shape.
         if let choices = o["choices"] as? [Any] {
             chatCompletion(o, choices, into: &items)
+            return .known
+        }
+        if o["object"] as? String == "thread.message.delta" {   // OpenAI Assistants
+            let parts = (o["delta"] as? [String: Any])?["content"] as? [Any] ?? []
+            for case let part as [String: Any] in parts where part["type"] as? String == "text" {
+                items.add(text: (part["text"] as? [String: Any])?["value"])
+            }
+            return .known
+        }
+        if let results = o["results"] as? [Any], let first = results.first as? [String: Any],
+           first["generated_text"] is String {   // IBM watsonx.ai generation_stream
+            items.add(text: first["generated_text"])
             return .known
         }
         if o["candidates"] != nil || o["promptFeedback"] != nil {
@@ -214,8 +237,9 @@ enum LLMPayload {
             if nonNull(o["generated_text"]) != nil { items.add(.end) }
             return .known
         }
-        // Named by the SSE `event:` field but of no known shape: an unknown event, ignored.
-        return name != nil ? .unknownEvent : .unknown
+        // Named by the SSE `event:` field only (Anthropic and Responses examples without `type`).
+        if let name { return typed(name, o, context: &context, into: &items) ?? .unknownEvent }
+        return .unknown
     }
 
     /// Events named by their `type`; nil when the name is not one of them.
@@ -284,6 +308,16 @@ enum LLMPayload {
             }
         case "message.delta":   // LM Studio
             items.add(text: o["content"])
+        case "message.output.delta":   // Mistral conversations: a string or one typed chunk
+            if let chunk = o["content"] as? [String: Any] { items.add(contentParts: [chunk]) } else { items.add(text: o["content"]) }
+        case "text-delta":   // Vercel AI SDK UI message stream
+            items.add(text: o["delta"])
+        case "reasoning-delta":
+            items.add(reasoning: o["delta"])
+        case "finish":
+            items.add(.end)
+        case "completion" where o["completion"] is String:   // Anthropic Text Completions (legacy)
+            items.add(text: o["completion"])
         case "reasoning.delta":
             items.add(reasoning: o["content"])
         default:
@@ -358,11 +392,16 @@ enum LLMPayload {
 
     /// `result` of Claude Code (`is_error`, `subtype`) and Gemini CLI (`status`). A successful
     /// result repeats the answer, which is not shown again.
-    private static func agentResult(_ o: [String: Any], into items: inout PayloadItems) -> Recognition {
+    private static func agentResult(_ o: [String: Any], context: PayloadContext,
+                                    into items: inout PayloadItems) -> Recognition {
         let subtype = o["subtype"] as? String
         let failed = o["is_error"] as? Bool == true || subtype?.hasPrefix("error") == true
             || ["error", "failed", "failure"].contains(o["status"] as? String ?? "")
-        guard failed else { return .known }
+        guard failed else {
+            // Claude Code --output-format json: the result is the only copy of the answer.
+            if !context.sawAnswer, o["type"] as? String == "result" { items.add(text: o["result"]) }
+            return .known
+        }
         var message: String?
         if let error = nonNull(o["error"]) { message = errorMessage(error) }
         if message == nil, let text = o["result"] as? String, !text.isEmpty { message = text }
@@ -535,6 +574,8 @@ struct PayloadContext: Sendable {
     var sawPartialMessages = false
     /// Claude Code: the message the last whole `assistant` line belonged to.
     var lastWholeMessageID: String?
+    /// Some answer text or reasoning was decoded already.
+    var sawAnswer = false
 }
 
 /// What one payload means, before the stateful stages of `PayloadInterpreter`.

@@ -17,6 +17,9 @@ struct PayloadInterpreter: Sendable {
         if trimmed.isEmpty { return [] }                          // `data:` keep-alive
         if trimmed.elementsEqual("[DONE]".utf8) { return [.end] }  // OpenAI Chat Completions
         guard let value = LLMPayload.parseJSON(data) else {
+            if eventType == "output" {   // Replicate: the data is the text itself
+                return events(fromItems: { $0.add(text: String(decoding: data, as: UTF8.self)) })
+            }
             if eventType == "error" {
                 return [.remoteError(message: String(decoding: trimmed, as: UTF8.self))]
             }
@@ -29,6 +32,16 @@ struct PayloadInterpreter: Sendable {
     mutating func events(from value: Any, eventType: String?, line: Int) -> [StreamEvent] {
         var items = PayloadItems()
         LLMPayload.interpret(value, eventType: eventType, line: line, context: &context, into: &items)
+        return events(of: items)
+    }
+
+    private mutating func events(fromItems fill: (inout PayloadItems) -> Void) -> [StreamEvent] {
+        var items = PayloadItems()
+        fill(&items)
+        return events(of: items)
+    }
+
+    private mutating func events(of items: PayloadItems) -> [StreamEvent] {
         var out = EventList()
         for item in items.list {
             switch item {
@@ -37,8 +50,10 @@ struct PayloadInterpreter: Sendable {
                 reasoning.messageEnded()
                 thinkTags.messageEnded()
             case .event(.text(let bytes)):
+                context.sawAnswer = true
                 for event in thinkTags.split(bytes) { emit(event, into: &out) }
             case .event(let event):
+                if case .reasoning = event { context.sawAnswer = true }
                 if event == .end || { if case .remoteError = event { true } else { false } }() {
                     // The answer is over: text held back for a possible `<think>` is answer text.
                     for held in thinkTags.finish() { emit(held, into: &out) }

@@ -8,6 +8,9 @@ struct InputPipeline {
     private var decoder: (any StreamDecoder)?
     /// --format auto, until it has decided.
     private var detector: StreamFormatDetector?
+    /// Raw input on a terminal, until decided: is it plainly a model stream (for a hint)?
+    private var hintDetector: StreamFormatDetector?
+    private var hintFormat: StreamFormat?
     private var timestamps: TimestampStage?
     /// 1 after a remote error or a malformed event, else 0.
     private(set) var status: Int32 = 0
@@ -28,10 +31,16 @@ struct InputPipeline {
     private var shownReasoning = false
     private var trailingNewlines = 0    // of the reasoning shown last (0…2)
 
+    /// - Parameters:
+    ///   - thinking: what to do with a decoded stream's reasoning (`--thinking`).
+    ///   - mayStyle: whether the output may carry typewrite's own SGR (dimmed reasoning).
+    ///   - suggestsFormat: raw input only: say once at the end which `--format` would decode
+    ///     it, when it is plainly a model stream (meant for a terminal, where nobody parses it).
     init(format: StreamFormat, timestamps: TimestampStage? = nil,
-         thinking: ThinkingDisplay = .hide, mayStyle: Bool = false) {
+         thinking: ThinkingDisplay = .hide, mayStyle: Bool = false, suggestsFormat: Bool = false) {
         decoder = format.makeDecoder()
         if format == .auto { detector = StreamFormatDetector() }
+        if format == .raw, suggestsFormat { hintDetector = StreamFormatDetector(maxHeldBytes: 64 << 10) }
         self.timestamps = timestamps
         self.format = format
         self.thinking = thinking
@@ -49,12 +58,16 @@ struct InputPipeline {
     }
 
     /// Whether bytes pass through unchanged (raw format, no decorations), so callers can skip copying.
-    var isPassthrough: Bool { decoder == nil && detector == nil && timestamps == nil }
+    var isPassthrough: Bool { decoder == nil && detector == nil && hintDetector == nil && timestamps == nil }
 
     /// Transforms one read's bytes, which arrived at `time` (seconds, monotonic), into the bytes to show.
     mutating func process(_ bytes: some Collection<UInt8>, at time: Seconds) -> [UInt8] {
         guard !stopped else { return [] }
         if !bytes.isEmpty { sawInput = true }
+        if hintDetector != nil, case .decided(let looksLike, _) = hintDetector!.feed(bytes) {
+            hintDetector = nil
+            hintFormat = looksLike
+        }
         if detector != nil {
             guard case .decided(let decided, let replay) = detector!.feed(bytes) else { return [] }
             adopt(decided)
@@ -87,6 +100,11 @@ struct InputPipeline {
         }
         if decoder != nil { text += handle(decoder!.finish()) }
         text += closeReasoning()
+        if hintDetector != nil, case .decided(let looksLike, _) = hintDetector!.finish() { hintFormat = looksLike }
+        hintDetector = nil
+        if let hint = hintFormat, hint != .raw {
+            report("the input looks like a model stream; --format \(hint.rawValue) (or auto) would show its answer")
+        }
         if decoder != nil && sawInput && !sawEvent {
             // Not a single event: an HTML error page, plain text, the wrong --format.
             report("no \(format.rawValue) events in the input (an error page, or the wrong --format?)")

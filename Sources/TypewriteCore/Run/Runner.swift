@@ -26,7 +26,8 @@ public enum Runner {
             TimestampStage(format: $0, dimmed: capabilities.animates && capabilities.colorDepth != .none)
         }
         let pipeline = InputPipeline(format: options.format, timestamps: timestamps, thinking: options.thinking,
-                                     mayStyle: capabilities.animates && capabilities.colorDepth != .none)
+                                     mayStyle: capabilities.animates && capabilities.colorDepth != .none,
+                                     suggestsFormat: capabilities.animates && outputIsTerminal)
         let status: Int32
         if capabilities.animates {
             var configuration = FadeConfiguration()
