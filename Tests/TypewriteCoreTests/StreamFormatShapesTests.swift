@@ -67,6 +67,14 @@ import Testing
         }
         #expect(DecodedStream(W.decodeAnySplit(codex(["a", "b\n", "c\n\n", "d"]), as: .ndjson)).answer
                 == Array("a\n\nb\n\nc\n\nd".utf8))
+        // Codex's retry notices are `error` events that do not end the turn.
+        let retry = #"{"type":"error","message":"Reconnecting... 1/5 (stream disconnected before completion)"}"# + "\n"
+        #expect(W.decodeAnySplit(codex(["a"]) + retry + codex(["b"]), as: .ndjson) == [W.t("a"), W.t("\n\nb")])
+        // API streams are one answer: no separators, whatever their events say about messages.
+        let lmStudio = "event: message.delta\n" + #"data: {"type":"message.delta","content":"a"}"# + "\n\n"
+            + "event: message.start\n" + #"data: {"type":"message.start"}"# + "\n\n"
+            + "event: message.delta\n" + #"data: {"type":"message.delta","content":"b"}"# + "\n\n"
+        #expect(W.decodeAnySplit(lmStudio) == [W.t("a"), W.t("b")])
     }
 
     // MARK: - More shapes, from their providers' documentation
@@ -197,6 +205,15 @@ import Testing
         #expect(Self.run(Self.thinkAloud, format: .sse, thinking: .dim, mayStyle: false).0 == "Hmm.\n\nYes.")
         // Raw input is never changed.
         #expect(Self.run(Self.thinkAloud, format: .raw, thinking: .show, mayStyle: true).0 == Self.thinkAloud)
+    }
+
+    @Test func reasoningBetweenWholeMessagesKeepsOneBlankLine() {
+        func item(_ type: String, _ text: String) -> String {
+            #"{"type":"item.completed","item":{"type":""# + type + #"","text":""# + text + #""}}"# + "\n"
+        }
+        let input = item("reasoning", "R1") + item("agent_message", "T1") + item("reasoning", "R2") + item("agent_message", "T2")
+        #expect(Self.run(input, format: .ndjson, thinking: .show, mayStyle: false).0 == "R1\n\nT1\n\nR2\n\nT2")
+        #expect(Self.run(input, format: .ndjson, thinking: .hide, mayStyle: false).0 == "T1\n\nT2")
     }
 
     @Test func dimReasoningIsClosedBeforeAnError() {

@@ -68,8 +68,9 @@ import Foundation
 /// after which the complete `assistant` message is not shown again; the `result` line's copy of
 /// the answer is not shown); Gemini CLI `--output-format stream-json` (`message` events with
 /// `role: "assistant"`; the echoed user prompt is not shown); Codex `exec --json`
-/// (`item.completed` of an `agent_message` or `reasoning` item). Tool calls and tool results of
-/// any shape are not shown; they separate the messages around them.
+/// (`item.completed` of an `agent_message` or `reasoning` item; its `Reconnecting...` retry
+/// notices are not errors). Tool calls and tool results of any shape are not shown; in an agent
+/// transcript they separate the messages around them.
 ///
 /// **Also, from their providers' documentation:** Replicate (`event: output`, whose data is the
 /// text itself), OpenAI Assistants (`thread.message.delta`), Anthropic Text Completions
@@ -153,11 +154,9 @@ enum LLMPayload {
         "tool.execution.done", "function.call.delta", "agent.handoff.started", "agent.handoff.done",
     ]
 
-    /// Type names after which a new whole message starts (tool calls, tool results, turns).
-    private static let boundaryTypes: Set<String> = [
-        "user", "tool_result", "tool_use", "message.start", "reasoning.start",
-        "tool_call.success", "tool_call.failure", "message-start",
-    ]
+    /// Agent CLI type names after which a new whole message starts (tool calls and results).
+    /// API streams are deltas of one answer and get no separators in their text.
+    private static let boundaryTypes: Set<String> = ["user", "tool_result", "tool_use"]
 
     /// Appends what `o` means to `items`.
     private static func interpret(_ o: [String: Any], eventType: String?,
@@ -172,15 +171,18 @@ enum LLMPayload {
         let type = jsonType ?? name
 
         // Typed shapes that carry an `error` object that is not a stream error.
-        if type == "tool_result" || type == "tool_call.failure" {
+        if type == "tool_result" {
             items.boundary()
             return .known
         }
+        if type == "tool_call.failure" { return .known }
         if type == "result" { return agentResult(o, context: context, into: &items) }
 
         // Errors.
         if type == "error" {
             if o["severity"] as? String == "warning" { return .known }   // Gemini CLI: not fatal
+            // Codex reports its own retries as `error` events and goes on.
+            if (o["message"] as? String)?.hasPrefix("Reconnecting...") == true { return .known }
             let error = nonNull(o["error"]) ?? nonNull(o["errorText"]) ?? o
             items.add(.remoteError(message: errorMessage(error)))
             return .known
@@ -306,6 +308,8 @@ enum LLMPayload {
             } else {
                 items.add(.end)
             }
+        case "reasoning.start", "message.start", "message-start", "tool_call.success":
+            items.reasoningBoundary()   // LM Studio, Cohere: the answer goes on; reasoning parts are paragraphs
         case "message.delta":   // LM Studio
             items.add(text: o["content"])
         case "message.output.delta":   // Mistral conversations: a string or one typed chunk
@@ -338,7 +342,7 @@ enum LLMPayload {
             default: break
             }
         case "step.start", "content.start":
-            items.boundary()
+            items.reasoningBoundary()
         case "interaction.completed", "interaction.complete":
             let status = (o["interaction"] as? [String: Any])?["status"] as? String
             if status == "failed" {
@@ -430,8 +434,8 @@ enum LLMPayload {
             items.add(text: o["delta"])
         case "response.reasoning_summary_text.delta", "response.reasoning_text.delta":
             items.add(reasoning: o["delta"])
-        case "response.reasoning_summary_part.added", "response.output_item.added":
-            items.boundary()
+        case "response.reasoning_summary_part.added":
+            items.reasoningBoundary()
         case "response.completed", "response.incomplete":
             items.add(.end)
         case "response.failed":
@@ -584,11 +588,14 @@ struct PayloadItems {
         case event(StreamEvent)
         /// A new whole message starts here (agent transcripts, tool calls in between).
         case boundary
+        /// A new part of the reasoning starts here; the answer text goes on.
+        case reasoningBoundary
     }
     private(set) var list: [Item] = []
 
     mutating func add(_ event: StreamEvent) { list.append(.event(event)) }
     mutating func boundary() { list.append(.boundary) }
+    mutating func reasoningBoundary() { list.append(.reasoningBoundary) }
     mutating func removeEnds() { list.removeAll { $0 == .event(.end) } }
 
     /// Adds `value` as answer text if it is a non-empty string.

@@ -49,6 +49,8 @@ struct PayloadInterpreter: Sendable {
                 answer.messageEnded()
                 reasoning.messageEnded()
                 thinkTags.messageEnded()
+            case .reasoningBoundary:
+                reasoning.messageEnded()
             case .event(.text(let bytes)):
                 context.sawAnswer = true
                 for event in thinkTags.split(bytes) { emit(event, into: &out) }

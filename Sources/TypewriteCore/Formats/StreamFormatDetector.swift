@@ -35,7 +35,7 @@ public struct StreamFormatDetector: Sendable {
     private enum Mode: Sendable {
         case start
         case sse(SSEFramer)
-        case json(buffer: [UInt8], isArray: Bool)
+        case json(buffer: [UInt8], isArray: Bool, lines: Int)
     }
 
     private let maxHeldBytes: Int
@@ -68,7 +68,9 @@ public struct StreamFormatDetector: Sendable {
         if decided == nil, case .sse(var framer) = mode, case .event(let e)? = framer.finish() {
             decide(classify(e))
         }
-        if decided == nil, case .json(let buffer, let isArray) = mode { decide(classifyJSON(buffer, isArray: isArray, final: true) ?? .raw) }
+        if decided == nil, case .json(let buffer, let isArray, let lines) = mode {
+            decide(classifyJSON(buffer, isArray: isArray, lines: lines, lastLine: [], final: true) ?? .raw)
+        }
         if decided == nil { decided = .raw }
         return takeDecision()
     }
@@ -144,7 +146,7 @@ public struct StreamFormatDetector: Sendable {
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
             if JSONBodyReader.startsJSON(line) {
                 let isArray = line.first { $0 != 0x20 && $0 != 0x09 } == 0x5B
-                mode = .json(buffer: [], isArray: isArray)
+                mode = .json(buffer: [], isArray: isArray, lines: 0)
                 handle(line)
             } else if Self.isSSEField(line) {
                 mode = .sse(SSEFramer(maxEventBytes: maxHeldBytes))
@@ -161,22 +163,26 @@ public struct StreamFormatDetector: Sendable {
             case .oversized?: decide(.raw)
             case nil: break
             }
-        case .json(var buffer, let isArray):
+        case .json(var buffer, let isArray, let lines):
+            mode = .start   // no second reference to the buffer while it grows
             buffer += line
             buffer.append(0x0A)
-            mode = .json(buffer: buffer, isArray: isArray)
-            if let format = classifyJSON(buffer, isArray: isArray, final: false) { decide(format) }
+            if let format = classifyJSON(buffer, isArray: isArray, lines: lines + 1, lastLine: line, final: false) {
+                decide(format)
+            }
+            mode = .json(buffer: buffer, isArray: isArray, lines: lines + 1)
         }
     }
 
-    /// The decision for a JSON value read so far, or nil to read on.
-    private func classifyJSON(_ buffer: [UInt8], isArray: Bool, final: Bool) -> StreamFormat? {
+    /// The decision for a JSON value read so far (`lines` lines, the last one `lastLine`), or nil
+    /// to read on. Parsing is tried only where a value can end (as `JSONBodyReader` does), so
+    /// the work stays linear in the bytes held.
+    private func classifyJSON(_ buffer: [UInt8], isArray: Bool, lines: Int, lastLine: [UInt8], final: Bool) -> StreamFormat? {
+        let singleLine = lines == 1
+        let closesAtColumn0 = lastLine.first == 0x7D || lastLine.first == 0x5D
+        guard final || singleLine || closesAtColumn0 else { return nil }
         let trimmed = Array(WireBytes.trimmed(buffer))
         guard let last = trimmed.last else { return nil }
-        let lastLineStart = buffer.dropLast().lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
-        let closesAtColumn0 = buffer.count > lastLineStart && (buffer[lastLineStart] == 0x7D || buffer[lastLineStart] == 0x5D)
-        let singleLine = !buffer.dropLast().contains(0x0A)
-        guard final || singleLine || closesAtColumn0 else { return nil }
         if let value = LLMPayload.parseJSON(trimmed) {
             return LLMPayload.isKnownShape(value, eventType: nil) ? .ndjson : .raw
         }

@@ -122,8 +122,10 @@ struct InputPipeline {
             case .text(let bytes):
                 text += closeReasoning()
                 if shownReasoning {
-                    // A blank line between the reasoning and the answer.
-                    text += Array(repeating: 0x0A, count: 2 - trailingNewlines)
+                    // A blank line between the reasoning and the answer (counting the newlines
+                    // a decoder already put between two messages).
+                    let leading = bytes.prefix(2).prefix { $0 == 0x0A }.count
+                    text += Array(repeating: 0x0A, count: max(0, 2 - trailingNewlines - leading))
                     shownReasoning = false
                 }
                 text += bytes
