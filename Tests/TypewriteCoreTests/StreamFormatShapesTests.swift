@@ -92,6 +92,11 @@ import Testing
         ("event: message.output.delta\n" + #"data: {"type":"message.output.delta","output_index":0,"id":"m","content":"Bonjour","role":"assistant"}"# + "\n\n", .sse, "Bonjour"),
         // IBM watsonx.ai generation_stream.
         ("id: 1\nevent: message\n" + #"data: {"model_id":"ibm/granite-13b-chat-v2","results":[{"generated_text":"Granite","generated_token_count":1,"stop_reason":"not_finished"}]}"# + "\n\n", .sse, "Granite"),
+        // Amazon Bedrock ConverseStream events as JSON (vercel/ai packages/amazon-bedrock fixtures).
+        (#"data: {"messageStart":{"role":"assistant"}}"# + "\n\n" + #"data: {"contentBlockDelta":{"contentBlockIndex":0,"delta":{"text":"Hi"}}}"# + "\n\n"
+            + #"data: {"contentBlockStop":{"contentBlockIndex":0}}"# + "\n\n" + #"data: {"messageStop":{"stopReason":"end_turn"}}"# + "\n\n", .sse, "Hi"),
+        // A stream of tool calls only: nothing to show, and no complaint about the format.
+        (#"data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{}"}}]}}]}"# + "\n\n", .sse, ""),
         // Claude Code --output-format json: one result object.
         (#"{"type":"result","subtype":"success","is_error":false,"duration_ms":100,"num_turns":1,"result":"Done.","session_id":"s"}"# + "\n", .ndjson, "Done."),
         // Gemini CLI --output-format json.
@@ -231,6 +236,9 @@ import Testing
         // Nothing but such lines: the wrong --format, as before.
         let (_, wrong, said) = Self.run("just text\n", format: .ndjson, thinking: .hide, mayStyle: false)
         #expect(wrong == 1 && said.last?.contains("no ndjson events") == true)
+        // A stream whose events show nothing (tool calls only) is still a stream.
+        let tools = #"data: {"choices":[{"index":0,"delta":{"tool_calls":[]}}]}"# + "\n\n"
+        #expect(Self.run(tools, format: .sse, thinking: .hide, mayStyle: false) == ("", 0, []))
     }
 
     @Test func rawModelStreamOnATerminalGetsAHint() {

@@ -76,7 +76,9 @@ import Foundation
 /// text itself), OpenAI Assistants (`thread.message.delta`), Anthropic Text Completions
 /// (`completion`), the Vercel AI SDK UI message stream (`text-delta`, `reasoning-delta`),
 /// Mistral conversations (`message.output.delta`), IBM watsonx.ai (`results[0].generated_text`),
-/// and the single result object of Claude Code and Gemini CLI `--output-format json`.
+/// Amazon Bedrock ConverseStream events as JSON (`contentBlockDelta.delta.text`), Gemini Live
+/// server messages (`serverContent.modelTurn.parts`), and the single result object of Claude
+/// Code and Gemini CLI `--output-format json`.
 ///
 /// Anything else that has a known `type` name, or came with an SSE `event:` name, is a
 /// well-formed event that is ignored (vendors add event types). JSON of no known shape and
@@ -111,19 +113,26 @@ enum LLMPayload {
 
     /// Interprets a parsed payload into `items`. A top-level array (Gemini's non-SSE stream,
     /// `[{…},{…}]`) is interpreted element by element.
+    /// - Returns: whether any of it was understood (a known shape or a well-formed event).
+    @discardableResult
     static func interpret(_ value: Any, eventType: String?, line: Int,
-                          context: inout PayloadContext, into items: inout PayloadItems) {
+                          context: inout PayloadContext, into items: inout PayloadItems) -> Bool {
         if let array = value as? [Any] {
-            for element in array { interpret(element, eventType: eventType, line: line, context: &context, into: &items) }
-            return
+            var understood = false
+            for element in array where interpret(element, eventType: eventType, line: line, context: &context, into: &items) {
+                understood = true
+            }
+            return understood
         }
         guard let object = value as? [String: Any] else {
             items.add(.malformed(line: line, reason: "JSON payload is not an object"))
-            return
+            return false
         }
         if interpret(object, eventType: eventType, context: &context, into: &items) == .unknown {
             items.add(.malformed(line: line, reason: "JSON of no known shape: \(describeKeys(object))"))
+            return false
         }
+        return true
     }
 
     // MARK: - Rules
@@ -213,6 +222,7 @@ enum LLMPayload {
             }
             return .known
         }
+        if let recognition = bedrockOrLive(o, into: &items) { return recognition }
         if let results = o["results"] as? [Any], let first = results.first as? [String: Any],
            first["generated_text"] is String {   // IBM watsonx.ai generation_stream
             items.add(text: first["generated_text"])
@@ -266,8 +276,6 @@ enum LLMPayload {
                 default: break
                 }
             }
-        case "message_start":
-            items.boundary()
         case "message_stop":
             items.add(.end)
         case "message" where o["content"] is [Any]:   // Anthropic non-streamed body
@@ -286,6 +294,7 @@ enum LLMPayload {
         case "stream_event":
             guard let event = o["event"] as? [String: Any] else { return .unknown }
             if event["type"] as? String == "message_start" {
+                items.boundary()   // a new message of the transcript
                 context.sawPartialMessages = true
                 if let id = (event["message"] as? [String: Any])?["id"] as? String { context.streamedMessageIDs.insert(id) }
             }
@@ -365,6 +374,32 @@ enum LLMPayload {
             return .unknownEvent
         }
         return .known
+    }
+
+    /// Amazon Bedrock ConverseStream events (as JSON, one key naming the event) and Gemini Live
+    /// API server messages; nil when `o` is neither.
+    private static func bedrockOrLive(_ o: [String: Any], into items: inout PayloadItems) -> Recognition? {
+        if let delta = (o["contentBlockDelta"] as? [String: Any])?["delta"] as? [String: Any] {
+            items.add(text: delta["text"])
+            items.add(reasoning: (delta["reasoningContent"] as? [String: Any])?["text"])
+            return .known
+        }
+        if o["messageStop"] != nil { items.add(.end); return .known }
+        for key in ["messageStart", "contentBlockStart", "contentBlockStop", "metadata"] where o[key] is [String: Any] {
+            return .known
+        }
+        if let server = o["serverContent"] as? [String: Any] {
+            let parts = (server["modelTurn"] as? [String: Any])?["parts"] as? [Any] ?? []
+            for case let part as [String: Any] in parts {
+                if part["thought"] as? Bool == true { items.add(reasoning: part["text"]) } else { items.add(text: part["text"]) }
+            }
+            if server["turnComplete"] as? Bool == true { items.add(.end) }
+            return .known
+        }
+        for key in ["setupComplete", "sessionResumptionUpdate", "goAway", "toolCall", "toolCallCancellation"] where o[key] != nil {
+            return .known
+        }
+        return nil
     }
 
     private static func anthropicDelta(_ o: [String: Any], into items: inout PayloadItems) {

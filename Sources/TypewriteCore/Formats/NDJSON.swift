@@ -49,6 +49,8 @@ public struct NDJSONDecoder: StreamDecoder, Sendable {
         return out
     }
 
+    public var hasUnderstoodPayloads: Bool { interpreter.understoodPayloads > 0 }
+
     public mutating func finish() -> [StreamEvent] {
         var out: [StreamEvent] = []
         if let last = lines.finish() { handle(last, into: &out) }

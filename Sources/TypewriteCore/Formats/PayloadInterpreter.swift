@@ -10,14 +10,20 @@ struct PayloadInterpreter: Sendable {
     private var thinkTags = InBandReasoning()
     private var answer = MessageSeparator()
     private var reasoning = MessageSeparator()
+    /// Payloads understood so far (a known shape or a well-formed event, shown or not).
+    private(set) var understoodPayloads = 0
 
     /// Interprets the `data` of one SSE event. `eventType` is its `event:` field (nil if none).
     mutating func events(fromEventData data: [UInt8], eventType: String?, line: Int) -> [StreamEvent] {
         let trimmed = WireBytes.trimmed(data)
         if trimmed.isEmpty { return [] }                          // `data:` keep-alive
-        if trimmed.elementsEqual("[DONE]".utf8) { return [.end] }  // OpenAI Chat Completions
+        if trimmed.elementsEqual("[DONE]".utf8) {                 // OpenAI Chat Completions
+            understoodPayloads += 1
+            return [.end]
+        }
         guard let value = LLMPayload.parseJSON(data) else {
             if eventType == "output" {   // Replicate: the data is the text itself
+                understoodPayloads += 1
                 return events(fromItems: { $0.add(text: String(decoding: data, as: UTF8.self)) })
             }
             if eventType == "error" {
@@ -31,7 +37,9 @@ struct PayloadInterpreter: Sendable {
     /// Interprets one parsed JSON value (an NDJSON line, an SSE event's data, a bare body).
     mutating func events(from value: Any, eventType: String?, line: Int) -> [StreamEvent] {
         var items = PayloadItems()
-        LLMPayload.interpret(value, eventType: eventType, line: line, context: &context, into: &items)
+        if LLMPayload.interpret(value, eventType: eventType, line: line, context: &context, into: &items) {
+            understoodPayloads += 1
+        }
         return events(of: items)
     }
 
@@ -70,7 +78,9 @@ struct PayloadInterpreter: Sendable {
     mutating func finish() -> [StreamEvent] {
         var out = EventList()
         for event in thinkTags.finish() { emit(event, into: &out) }
+        let understood = understoodPayloads
         self = PayloadInterpreter()
+        understoodPayloads = understood   // still true of the stream just finished
         return out.list
     }
 

@@ -85,6 +85,12 @@ public protocol StreamDecoder {
     /// End of input: flushes an unterminated final line/event and returns what it completes.
     /// Afterwards the decoder is back in its initial state and could decode a new stream.
     mutating func finish() -> [StreamEvent]
+
+    /// Whether any payload was understood since the decoder was created (`finish()` keeps it):
+    /// a known shape or a well-formed
+    /// event, whether or not it carried text (a stream of tool calls only shows nothing, yet is
+    /// a stream). False for input with no event at all (an HTML error page, the wrong format).
+    var hasUnderstoodPayloads: Bool { get }
 }
 
 extension StreamDecoder {

@@ -105,7 +105,7 @@ struct InputPipeline {
         if let hint = hintFormat, hint != .raw {
             report("the input looks like a model stream; --format \(hint.rawValue) (or auto) would show its answer")
         }
-        if decoder != nil && sawInput && !sawEvent {
+        if decoder != nil && sawInput && !sawEvent && !decoder!.hasUnderstoodPayloads {
             // Not a single event: an HTML error page, plain text, the wrong --format.
             report("no \(format.rawValue) events in the input (an error page, or the wrong --format?)")
             status = 1
