@@ -43,8 +43,10 @@ public struct OptionSpec: Sendable {
                    summary: "animate: auto (stdout is a terminal), always, never; default auto"),
         OptionSpec(long: "color", short: nil, value: .required(name: "WHEN", choices: ["auto", "always", "never"]),
                    summary: "colour the fade: auto (honours NO_COLOR, TERM), always, never; default auto"),
-        OptionSpec(long: "format", short: nil, value: .required(name: "FORMAT", choices: ["raw", "sse", "ndjson"]),
-                   summary: "input format: raw text, or an LLM API stream (sse, ndjson); default raw"),
+        OptionSpec(long: "format", short: nil, value: .required(name: "FORMAT", choices: ["raw", "sse", "ndjson", "auto"]),
+                   summary: "input format: raw text, a model stream (sse, ndjson), or auto; default raw"),
+        OptionSpec(long: "thinking", short: nil, value: .required(name: "WHEN", choices: ["hide", "dim", "show"]),
+                   summary: "a decoded stream's reasoning: hide, dim, show (before the answer); default hide"),
         OptionSpec(long: "timestamps", short: nil, value: .optional(name: "FORMAT", choices: []),
                    summary: "start each line with the time it arrived (strftime FORMAT, default %H:%M:%S)"),
         OptionSpec(long: "collapse", short: nil, value: .optional(name: "N", choices: []),
@@ -77,6 +79,8 @@ public struct Options: Sendable, Equatable {
     /// Whether --color was given (a flag beats NO_COLOR).
     public var colorGiven = false
     public var format = StreamFormat.raw
+    /// --thinking: what happens to a decoded stream's reasoning.
+    public var thinking = ThinkingDisplay.hide
     /// strftime format of --timestamps; nil when off.
     public var timestampFormat: String?
     /// Lines of --collapse; nil when off.
@@ -213,6 +217,7 @@ extension Options {
         case "animate": animate = When(rawValue: v)!
         case "color": color = When(rawValue: v)!; colorGiven = true
         case "format": format = StreamFormat(rawValue: v)!
+        case "thinking": thinking = ThinkingDisplay(rawValue: v)!
         case "timestamps":
             guard value.map({ !$0.isEmpty }) ?? true else { throw UsageError("empty FORMAT for \(display)") }
             timestampFormat = value ?? Self.defaultTimestampFormat

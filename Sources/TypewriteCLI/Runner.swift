@@ -45,7 +45,9 @@ public enum Runner {
         let output = System.standardOutput
         let outputIsTerminal = System.isTerminal(output)
         let capabilities = TerminalCapabilities(options: options, environment: environment, outputIsTerminal: outputIsTerminal)
-        var settings = SessionSettings(mode: .plain, format: options.format, timestampFormat: options.timestampFormat)
+        var settings = SessionSettings(mode: .plain, format: options.format, thinking: options.thinking,
+                                       suggestsFormat: capabilities.animates && outputIsTerminal,
+                                       timestampFormat: options.timestampFormat)
         var setup = PollDriver.Setup(inputs: options.demo ? [.demo(DemoScript())] : (options.files.isEmpty ? ["-"] : options.files).map { .file($0) })
         if capabilities.animates {
             // Recording (--animate=always to a file or pipe): assume a terminal of COLUMNS cells.

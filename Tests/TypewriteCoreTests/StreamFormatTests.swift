@@ -188,7 +188,8 @@ extension WireFixtures {
 
     @Suite struct StreamFormatAPITests {
         @Test func rawValuesAndFactories() {
-            #expect(StreamFormat.allCases.map(\.rawValue) == ["raw", "sse", "ndjson"])
+            #expect(StreamFormat.allCases.map(\.rawValue) == ["raw", "sse", "ndjson", "auto"])
+            #expect(StreamFormat.auto.makeDecoder() == nil)
             #expect(StreamFormat(rawValue: "sse") == .sse)
             #expect(StreamFormat.raw.makeDecoder() == nil)
             #expect(StreamFormat.sse.makeDecoder() is SSEDecoder)
@@ -307,12 +308,12 @@ extension WireFixtures {
             #expect(decodeAnySplit(input) == [t("Hi"), t(" there"), .end])
         }
 
-        @Test func thinkingAndToolDeltasAreHidden() {
+        @Test func thinkingIsReasoningAndToolDeltasAreHidden() {
             let openAI = #"data: {"choices":[{"delta":{"reasoning_content":"hmm"}}]}"# + "\n\n"
                 + #"data: {"choices":[{"delta":{"reasoning":"hmm"}}]}"# + "\n\n"
                 + #"data: {"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"a\":"}}]}}]}"# + "\n\n"
                 + chunk("answer") + "data: [DONE]\n\n"
-            #expect(decodeAnySplit(openAI) == [t("answer"), .end])
+            #expect(decodeAnySplit(openAI) == [.reasoning(Array("hmm".utf8)), .reasoning(Array("hmm".utf8)), t("answer"), .end])
 
             let anthropic = """
                 event: content_block_start
@@ -335,10 +336,10 @@ extension WireFixtures {
 
 
                 """
-            #expect(decodeAnySplit(anthropic) == [t("Yes."), .end])
+            #expect(decodeAnySplit(anthropic) == [.reasoning(Array("Let me think".utf8)), t("Yes."), .end])
 
             let gemini = #"data: {"candidates":[{"content":{"parts":[{"text":"pondering","thought":true},{"text":"Sure"},{"thoughtSignature":"abc"}],"role":"model"}}]}"# + "\r\n\r\n"
-            #expect(decodeAnySplit(gemini) == [t("Sure")])
+            #expect(decodeAnySplit(gemini) == [.reasoning(Array("pondering".utf8)), t("Sure")])
 
             let responses = """
                 event: response.reasoning_summary_text.delta
@@ -352,7 +353,7 @@ extension WireFixtures {
 
 
                 """
-            #expect(decodeAnySplit(responses) == [t("ok")])
+            #expect(decodeAnySplit(responses) == [.reasoning(Array("thinking".utf8)), t("ok")])
         }
 
         @Test func responsesCumulativeEventsAreNotRepeated() {
@@ -588,11 +589,11 @@ extension WireFixtures {
             #expect(decodeAnySplit(generate, as: .ndjson) == [t("Tide"), t(" pools"), .end])
         }
 
-        @Test func thinkingIsHidden() {
+        @Test func thinkingIsReasoning() {
             let input = #"{"model":"qwen3","message":{"role":"assistant","content":"","thinking":"Hmm"},"done":false}"# + "\n"
                 + #"{"model":"qwen3","response":"","thinking":"Hmm","done":false}"# + "\n"
                 + #"{"model":"qwen3","message":{"role":"assistant","content":"Yes"},"done":false}"# + "\n"
-            #expect(decodeAnySplit(input, as: .ndjson) == [t("Yes")])
+            #expect(decodeAnySplit(input, as: .ndjson) == [.reasoning(Array("Hmm".utf8)), .reasoning(Array("Hmm".utf8)), t("Yes")])
         }
 
         @Test func errorLineMidStream() {
@@ -609,7 +610,8 @@ extension WireFixtures {
                 + "data: {\"choices\":[]}\n"                            // line 6
                 + #"{"what":"ever"}"# + "\n"                            // line 7
             let events = decodeAnySplit(input, as: .ndjson)
-            #expect(events.map(malformedLine) == [nil, 3, 4, nil, 6, 7])
+            #expect(events.map(malformedLine) == [nil, nil, 4, nil, 6, 7])
+            #expect(events[1] == .notJSON(line: 3, excerpt: "not json"))
             #expect(events[0] == t("a") && events[3] == t("c"))
             if case .malformed(_, let reason) = events[4] { #expect(reason.contains("--format sse")) }
         }

@@ -4,16 +4,18 @@
 // Ollama API docs, "Streaming responses": https://github.com/ollama/ollama/blob/main/docs/api.md).
 // What each object means is decided in LLMPayloads.swift.
 
-/// Decodes an NDJSON body (Ollama `/api/generate` or `/api/chat`, or any stream of the JSON
-/// objects `LLMPayload` knows) into answer text.
+/// Decodes an NDJSON body (Ollama `/api/generate` or `/api/chat`, the agent CLIs' JSON output,
+/// or any stream of the JSON objects `LLMPayload` knows) into answer text and reasoning.
 ///
 /// - Lines end at LF; a CR before the LF is dropped (CRLF tolerated); blank lines are skipped;
 ///   a UTF-8 BOM at the start is skipped.
 /// - Each line is one JSON object: `message.content` (`/api/chat`) or `response`
-///   (`/api/generate`) → `.text`; `thinking` is not shown; `"done": true` → `.end`;
-///   `{"error":"…"}` → `.remoteError`.
-/// - A line that is not JSON, or JSON of no known shape, → `.malformed(line:)` with its 1-based
-///   line number, and decoding continues with the next line.
+///   (`/api/generate`) → `.text`; `thinking` → `.reasoning`; `"done": true` → `.end`;
+///   `{"error":"…"}` → `.remoteError`. Claude Code, Gemini CLI and Codex lines: see `LLMPayload`.
+/// - A line that is not JSON at all (it does not start with `{` or `[`: a log line of a CLI run
+///   with `2>&1`) → `.notJSON(line:excerpt:)`; an SSE line (`data:`, `event:`), broken JSON or
+///   JSON of no known shape → `.malformed(line:)` with its 1-based line number. Decoding
+///   continues with the next line.
 /// - A line that starts with `{`/`[` but does not end with `}`/`]` and does not parse starts a
 ///   multi-line JSON value (a pretty-printed HTTP error body sent to `--format ndjson`); its lines
 ///   are collected as in `SSEDecoder` (up to `maxBodyBytes`, or until a line starts with `{`/`[`
@@ -28,6 +30,7 @@ public struct NDJSONDecoder: StreamDecoder, Sendable {
 
     private var lines: WireLineSplitter
     private var body: JSONBodyReader?
+    private var interpreter = PayloadInterpreter()
     private let maxBodyBytes: Int
 
     /// - Parameters:
@@ -46,15 +49,19 @@ public struct NDJSONDecoder: StreamDecoder, Sendable {
         return out
     }
 
+    public var hasUnderstoodPayloads: Bool { interpreter.understoodPayloads > 0 }
+
     public mutating func finish() -> [StreamEvent] {
         var out: [StreamEvent] = []
         if let last = lines.finish() { handle(last, into: &out) }
-        out += JSONBodyReader.finishBody(&body)
+        out += JSONBodyReader.finishBody(&body, interpreter: &interpreter)
+        out += interpreter.finish()
         return out
     }
 
     private mutating func handle(_ line: WireLineSplitter.Line, into out: inout [StreamEvent]) {
-        if JSONBodyReader.continueBody(&body, with: line, endsBodyEarly: Self.startsNewValue, into: &out) { return }
+        if JSONBodyReader.continueBody(&body, with: line, endsBodyEarly: Self.startsNewValue,
+                                       interpreter: &interpreter, into: &out) { return }
         if line.overlong {
             out.append(.malformed(line: line.number, reason: "line longer than \(LLMPayload.describe(bytes: lines.maxLineBytes)); skipped"))
             return
@@ -63,17 +70,18 @@ public struct NDJSONDecoder: StreamDecoder, Sendable {
         if trimmed.isEmpty { return }
         if JSONBodyReader.startsJSON(line.bytes) {
             var reader = JSONBodyReader(startLine: line.number, maxBytes: max(maxBodyBytes, line.bytes.count + 1))
-            switch reader.add(line, endsBodyEarly: Self.startsNewValue) {
+            switch reader.add(line, endsBodyEarly: Self.startsNewValue, interpreter: &interpreter) {
             case .needMore: body = reader
             case .finished(let events), .abandoned(let events, _): out += events
             }
             return
         }
-        var reason = "line is not a JSON object: \(WireBytes.excerpt(trimmed))"
         if trimmed.starts(with: "data:".utf8) || trimmed.starts(with: "event:".utf8) {
-            reason += " (this looks like SSE; try --format sse)"
+            let reason = "line is not a JSON object: \(WireBytes.excerpt(trimmed)) (this looks like SSE; try --format sse)"
+            out.append(.malformed(line: line.number, reason: reason))
+            return
         }
-        out.append(.malformed(line: line.number, reason: reason))
+        out.append(.notJSON(line: line.number, excerpt: WireBytes.excerpt(trimmed)))
     }
 
     /// In a multi-line value, a line starting with `{` or `[` at column 0 starts a new value.

@@ -135,6 +135,7 @@ public struct SSEDecoder: StreamDecoder, Sendable {
     private var lines: WireLineSplitter
     private var framer: SSEFramer
     private var body: JSONBodyReader?
+    private var interpreter = PayloadInterpreter()
     private let maxBodyBytes: Int
 
     /// - Parameters:
@@ -154,23 +155,27 @@ public struct SSEDecoder: StreamDecoder, Sendable {
         return out
     }
 
+    public var hasUnderstoodPayloads: Bool { interpreter.understoodPayloads > 0 }
+
     public mutating func finish() -> [StreamEvent] {
         var out: [StreamEvent] = []
         if let last = lines.finish() { handle(last, into: &out) }
-        out += JSONBodyReader.finishBody(&body)
+        out += JSONBodyReader.finishBody(&body, interpreter: &interpreter)
         if let o = framer.finish() { out += interpret(o) }
+        out += interpreter.finish()
         return out
     }
 
     private mutating func handle(_ line: WireLineSplitter.Line, into out: inout [StreamEvent]) {
-        if JSONBodyReader.continueBody(&body, with: line, endsBodyEarly: Self.startsSSEField, into: &out) { return }
+        if JSONBodyReader.continueBody(&body, with: line, endsBodyEarly: Self.startsSSEField,
+                                       interpreter: &interpreter, into: &out) { return }
         if framer.isAtEventBoundary, !line.overlong, !line.bytes.isEmpty,
            line.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
             return   // whitespace between events (before a JSON body): not an SSE field
         }
         if framer.isAtEventBoundary, !line.overlong, JSONBodyReader.startsJSON(line.bytes) {
             var reader = JSONBodyReader(startLine: line.number, maxBytes: maxBodyBytes)
-            switch reader.add(line, endsBodyEarly: Self.startsSSEField) {
+            switch reader.add(line, endsBodyEarly: Self.startsSSEField, interpreter: &interpreter) {
             case .needMore: body = reader
             case .finished(let events), .abandoned(let events, _): out += events
             }
@@ -179,10 +184,10 @@ public struct SSEDecoder: StreamDecoder, Sendable {
         if let o = framer.process(line) { out += interpret(o) }
     }
 
-    private func interpret(_ output: SSEFramer.Output) -> [StreamEvent] {
+    private mutating func interpret(_ output: SSEFramer.Output) -> [StreamEvent] {
         switch output {
         case .event(let e):
-            return LLMPayload.events(fromEventData: e.data, eventType: e.type, line: e.line)
+            return interpreter.events(fromEventData: e.data, eventType: e.type, line: e.line)
         case .oversized(let line):
             return [.malformed(line: line, reason: "event larger than \(LLMPayload.describe(bytes: framer.maxEventBytes)); skipped")]
         }

@@ -4,49 +4,78 @@
 //
 // Background and the byte-level shape of each format: /work/shared/traces/README.md, "R6. Wire formats".
 
-/// How typewrite interprets its input bytes (`--format raw|sse|ndjson`).
+/// How typewrite interprets its input bytes (`--format raw|sse|ndjson|auto`).
 ///
 /// The raw value is the spelling used on the command line.
 public enum StreamFormat: String, CaseIterable, Sendable {
     /// The input is the text itself (plain output of an LLM CLI, a build log, …). No decoding.
     case raw
     /// An HTTP response body in Server-sent events framing (`text/event-stream`), as printed by
-    /// `curl -N`: OpenAI Chat Completions and Responses, Anthropic Messages, Gemini `alt=sse`,
-    /// and most OpenAI-compatible servers. The provider is detected per event from its JSON.
+    /// `curl -N`: OpenAI Chat Completions and Responses, Anthropic Messages, Gemini `alt=sse` and
+    /// its Interactions API, Cohere, OpenAI-compatible servers (OpenRouter, Groq, Mistral, vLLM,
+    /// LM Studio, llama.cpp, TGI, …). The provider is detected per event from its JSON.
     case sse
     /// Newline-delimited JSON (`application/x-ndjson`), one object per line: Ollama
-    /// `/api/generate` and `/api/chat`.
+    /// `/api/generate` and `/api/chat`, and the agent CLIs' JSON output (Claude Code and Gemini
+    /// CLI `--output-format stream-json`, Codex `exec --json`).
     case ndjson
+    /// Decided from the start of the input by `StreamFormatDetector`: one of the three above.
+    case auto
 
-    /// A fresh decoder for this format, or `nil` for `.raw` (its bytes are the text as they are).
+    /// A fresh decoder for this format, or `nil` for `.raw` (its bytes are the text as they are)
+    /// and `.auto` (decide first with `StreamFormatDetector`).
     public func makeDecoder() -> (any StreamDecoder)? {
         switch self {
-        case .raw: return nil
+        case .raw, .auto: return nil
         case .sse: return SSEDecoder()
         case .ndjson: return NDJSONDecoder()
         }
     }
 }
 
+/// How a decoded stream's reasoning ("thinking") is shown (`--thinking`).
+public enum ThinkingDisplay: String, Sendable {
+    /// Not at all: only the answer.
+    case hide
+    /// Before the answer, faint (SGR 2) when typewrite styles its output, plain otherwise.
+    case dim
+    /// Before the answer, in the normal style.
+    case show
+}
+
 /// What a decoder found in the bytes fed so far, in input order.
 public enum StreamEvent: Equatable, Sendable {
     /// UTF-8 answer text to show, exactly as the provider sent it (JSON escapes resolved, no
     /// Unicode normalization). Always whole code points: a text event never ends or starts
-    /// inside a UTF-8 sequence, because it comes from one complete JSON string.
+    /// inside a UTF-8 sequence, because it comes from complete JSON strings. Consecutive whole
+    /// messages of an agent transcript come separated by one blank line.
     case text([UInt8])
+    /// UTF-8 reasoning ("thinking") the model sent before or beside its answer, in whichever
+    /// spelling the provider uses (`reasoning_content`, `reasoning`, `reasoning_details`,
+    /// Anthropic `thinking_delta`, Gemini `thought` parts, Mistral `thinking` parts, Cohere and
+    /// Ollama `thinking`, Responses reasoning summaries, Codex `reasoning` items, or in-band
+    /// `<think>…</think>` at the start of the answer, whose tags and trailing white space are
+    /// removed). Whole code points, like `.text`. A caller shows it or not (`--thinking`).
+    case reasoning([UInt8])
     /// The remote side reported an error: an SSE `error` event, an error object inside a stream,
-    /// `response.failed`, or an HTTP error body (`{"error":{"message":…}}`, `{"error":"…"}`).
-    /// `message` is the provider's human-readable message. The caller shows it and exits 1.
+    /// `response.failed`, an agent's failed result, or an HTTP error body (`{"error":{"message":…}}`,
+    /// `{"error":"…"}`, `{"object":"error",…}`). `message` is the provider's human-readable
+    /// message. The caller shows it and exits 1.
     case remoteError(message: String)
-    /// An event (SSE) or line (NDJSON) that could not be understood: payload that is not JSON,
-    /// JSON of no known shape, or an event larger than the size limit. `line` is the 1-based
-    /// input line number where that event/line/body started. Decoding continues with the next
-    /// event; the caller decides whether to warn.
+    /// An event (SSE) or line (NDJSON) that could not be understood: payload that is not JSON
+    /// (SSE), JSON of no known shape, or an event larger than the size limit. `line` is the
+    /// 1-based input line number where that event/line/body started. Decoding continues with
+    /// the next event; the caller decides whether to warn (typewrite: and exits 1 at the end).
     case malformed(line: Int, reason: String)
+    /// An NDJSON line that is not JSON at all (a log line of a CLI run with `2>&1`, a progress
+    /// message printed into the stream). `excerpt` is a short printable copy of the line. The
+    /// caller reports it and goes on; it is not a failure of the stream.
+    case notJSON(line: Int, excerpt: String)
     /// The stream said it is complete: `data: [DONE]` (OpenAI Chat Completions),
     /// `message_stop` (Anthropic), `response.completed` / `response.incomplete` (OpenAI Responses),
-    /// a candidate with `finishReason` (Gemini), `"done": true` (Ollama), or the end of a complete
-    /// non-streamed response body. Decoders keep decoding input that follows it.
+    /// a candidate with `finishReason` (Gemini), `"done": true` (Ollama), `message-end` (Cohere),
+    /// `stop: true` (llama.cpp), or the end of a complete non-streamed response body. Decoders
+    /// keep decoding input that follows it.
     case end
 }
 
@@ -66,6 +95,12 @@ public protocol StreamDecoder {
     /// End of input: flushes an unterminated final line/event and returns what it completes.
     /// Afterwards the decoder is back in its initial state and could decode a new stream.
     mutating func finish() -> [StreamEvent]
+
+    /// Whether any payload was understood since the decoder was created (`finish()` keeps it):
+    /// a known shape or a well-formed
+    /// event, whether or not it carried text (a stream of tool calls only shows nothing, yet is
+    /// a stream). False for input with no event at all (an HTML error page, the wrong format).
+    var hasUnderstoodPayloads: Bool { get }
 }
 
 extension StreamDecoder {
@@ -162,14 +197,25 @@ struct WireLineSplitter {
 
     private mutating func append(_ segment: UnsafeBufferPointer<UInt8>) {
         if partialOverlong { return }
+        if atStart {
+            // The BOM is not part of the line: strip it before measuring, so that the limit
+            // does not depend on whether the BOM came in the same read as the rest of the line.
+            partial.append(contentsOf: segment)
+            stripBOM(final: false)
+            if !atStart, partial.count > maxLineBytes { markOverlong() }
+            return
+        }
         if partial.count + segment.count > maxLineBytes {
-            partial = []
-            partialOverlong = true
-            atStart = false
+            markOverlong()
             return
         }
         partial.append(contentsOf: segment)
-        if atStart { stripBOM(final: false) }
+    }
+
+    private mutating func markOverlong() {
+        partial = []
+        partialOverlong = true
+        atStart = false
     }
 
     /// Line 1 only: drops a complete leading EF BB BF once enough bytes are known.
@@ -187,7 +233,10 @@ struct WireLineSplitter {
     }
 
     private mutating func takeLine() -> Line {
-        if atStart { stripBOM(final: true) }
+        if atStart {
+            stripBOM(final: true)
+            if partial.count > maxLineBytes { markOverlong() }
+        }
         let line = Line(bytes: partial, number: lineNumber, overlong: partialOverlong)
         partial = []
         partialOverlong = false

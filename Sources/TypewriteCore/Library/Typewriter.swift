@@ -42,8 +42,11 @@ public final class Typewriter: @unchecked Sendable {
         public var reduceMotion = false
         /// East Asian ambiguous-width characters take two cells (a CJK terminal; UAX #11).
         public var ambiguousIsWide = false
-        /// How bytes given to `write(bytes:)` are read: text, or a model's wire stream to decode.
+        /// How bytes given to `write(bytes:)` are read: text, or a model's wire stream to decode
+        /// (`.auto` decides from the first event).
         public var format: StreamFormat = .raw
+        /// What a decoded stream's reasoning does: hidden (the default), dimmed, or shown.
+        public var thinking: ThinkingDisplay = .hide
         /// The terminal's colours, if the host knows them (for example from its own OSC 10/11
         /// query): the fade runs from this background to this foreground. Nil: assumed from
         /// `COLORFGBG`, else a dark background.
@@ -118,7 +121,7 @@ public final class Typewriter: @unchecked Sendable {
         }
         self.movesCursor = movesCursor
         lastColumns = size?.columns
-        session = Session(settings: SessionSettings(mode: mode, format: settings.format))
+        session = Session(settings: SessionSettings(mode: mode, format: settings.format, thinking: settings.thinking))
     }
 
     /// Whether the text is animated (false: plain text, at once).

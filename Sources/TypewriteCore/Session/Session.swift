@@ -38,14 +38,14 @@ public struct Session {
 
     /// - Parameter settings: the mode and stages, decided once.
     public init(settings: SessionSettings) {
-        var timestamps: TimestampStage?
-        if let format = settings.timestampFormat {
-            let dimmed: Bool
-            if case .animated(let configuration) = settings.mode { dimmed = configuration.colorDepth != .none } else { dimmed = false }
-            timestamps = TimestampStage(format: format, dimmed: dimmed)
-        }
-        self.init(mode: settings.mode, pipeline: InputPipeline(format: settings.format, timestamps: timestamps),
-                  collapse: settings.collapse)
+        // Typewrite's own styling (dimmed timestamps and reasoning) only where it writes escape
+        // sequences of its own.
+        var styles = false
+        if case .animated(let configuration) = settings.mode { styles = configuration.colorDepth != .none }
+        let timestamps = settings.timestampFormat.map { TimestampStage(format: $0, dimmed: styles) }
+        let pipeline = InputPipeline(format: settings.format, timestamps: timestamps, thinking: settings.thinking,
+                                     mayStyle: styles, suggestsFormat: settings.suggestsFormat)
+        self.init(mode: settings.mode, pipeline: pipeline, collapse: settings.collapse)
     }
 
     init(mode: SessionSettings.Mode, pipeline: InputPipeline, collapse: SessionSettings.Collapse? = nil) {
@@ -424,14 +424,22 @@ public struct SessionSettings: Sendable {
     public var mode: Mode
     /// How the input bytes are read: raw text, or a model's wire stream to decode.
     public var format: StreamFormat
+    /// What a decoded stream's reasoning does: hidden, shown dimmed before the answer, or shown.
+    public var thinking: ThinkingDisplay
+    /// Raw input only: say once at the end which `--format` would decode it, when it is plainly
+    /// a model stream (meant for a terminal, where nobody parses the output).
+    public var suggestsFormat: Bool
     /// strftime(3) format of per-line timestamps; nil for none.
     public var timestampFormat: String?
     /// The collapsed view, on a terminal only; nil for none.
     public var collapse: Collapse?
 
-    public init(mode: Mode, format: StreamFormat = .raw, timestampFormat: String? = nil, collapse: Collapse? = nil) {
+    public init(mode: Mode, format: StreamFormat = .raw, thinking: ThinkingDisplay = .hide, suggestsFormat: Bool = false,
+                timestampFormat: String? = nil, collapse: Collapse? = nil) {
         self.mode = mode
         self.format = format
+        self.thinking = thinking
+        self.suggestsFormat = suggestsFormat
         self.timestampFormat = timestampFormat
         self.collapse = collapse
     }

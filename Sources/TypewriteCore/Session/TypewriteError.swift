@@ -13,6 +13,9 @@ public enum TypewriteError: Error, Equatable, Sendable, CustomStringConvertible 
     /// A line of an NDJSON stream that is not JSON at all (a tool's stderr mixed in with `2>&1`):
     /// reported and skipped, but not a failure of the run.
     case strayLine(line: Int, excerpt: String)
+    /// Raw input that is plainly a model's wire stream (said once, at the end, on a terminal):
+    /// `format` would decode it. Advice, not a failure.
+    case looksLikeModelStream(format: String)
     /// A `--format` other than raw found not a single event in the input.
     case noEvents(format: String)
     /// Writing the output failed (other than a reader that has gone, which is `brokenPipe`).
@@ -34,6 +37,8 @@ public enum TypewriteError: Error, Equatable, Sendable, CustomStringConvertible 
             return "line \(line): skipped a malformed event: \(reason)"
         case .strayLine(let line, let excerpt):
             return "line \(line): skipped a line that is not JSON: \(excerpt)"
+        case .looksLikeModelStream(let format):
+            return "the input looks like a model stream; --format \(format) (or auto) would show its answer"
         case .noEvents(let format):
             return "no \(format) events in the input (an error page, or the wrong --format?)"
         case .outputFailed(let error):
@@ -48,9 +53,11 @@ public enum TypewriteError: Error, Equatable, Sendable, CustomStringConvertible 
     /// The line typewrite prints on standard error for this error: `typewrite: ` + `description`.
     public var line: String { "typewrite: \(description)" }
 
-    /// Whether the run fails because of it (exit status 1): everything but a stray line.
+    /// Whether the run fails because of it (exit status 1): everything but a stray line and advice.
     public var failsRun: Bool {
-        if case .strayLine = self { return false }
-        return true
+        switch self {
+        case .strayLine, .looksLikeModelStream: return false
+        default: return true
+        }
     }
 }

@@ -120,3 +120,9 @@ func catScreen(_ text: String, columns: Int = 80, rows: Int = 24) -> VirtualTerm
     terminal.feed(text)
     return terminal.snapshot()
 }
+
+extension InputPipeline {
+    /// The exit status the problems found so far imply (1 when any fails the run), without
+    /// taking them.
+    var exitStatus: Int32 { errors.contains(where: \.failsRun) ? 1 : 0 }
+}
