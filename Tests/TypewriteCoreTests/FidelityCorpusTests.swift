@@ -5,10 +5,9 @@
 // Cases that must animate also assert that some frame shows a fade colour typewrite chose, so the
 // corpus cannot pass by never fading; cases that must not animate assert the opposite.
 //
-// Excluded on purpose: VT (0x0B) and FF (0x0C). The test-side VirtualTerminal returns the carriage
-// on them when `newlineIsCRLF` is set, but a pty's ONLCR maps only NL (0x0A); FadeRenderer models the
-// pty correctly (column kept), so any input with VT/FF fails against the model for the model's sake.
-// See the report for the VirtualTerminal fix; `pyteOnly` cases go to pyte in Scripts/fidelity.sh.
+// VT (0x0B) and FF (0x0C) keep the column through a pty (ONLCR maps only NL), in FadeRenderer's
+// model and in the VirtualTerminal's (`newlineIsCRLF`); `pyteOnly` cases go to pyte in
+// Scripts/fidelity.sh.
 //
 // TYPEWRITE_FIDELITY_DUMP=DIR writes every case's bytes to DIR/corpus-NN-wWIDTH.bin, for the pyte
 // cross-check in Scripts/fidelity.sh.
@@ -345,6 +344,12 @@ enum FidelityCorpus {
                      chunking: .everySingleCut, widths: [80]),
         FidelityCase(name: "C0 inside CSI, the inputs of the report",
                      bytes: B.s("\(e)[?7\u{0}l\r" + B.r(85, "P") + "\n" + "\(e)\u{0}[?7l\(e)[80Ged\n"), chunking: .cuts([]), widths: [80]),
+        FidelityCase(name: "VT and FF keep the column",
+                     bytes: B.s("abc\u{0B}def fades\u{0C}ghi " + B.prose + "\n" + B.r(38, "v") + "\u{0B}w\u{0C}x\n"),
+                     chunking: .stride(7), widths: [80, 40]),
+        FidelityCase(name: "CAN and SUB: the column is unknown until CR or LF",
+                     bytes: B.s("words fade in\u{18} and \u{1A} more words " + B.prose + "\r\nnext line fades\n"),
+                     chunking: .stride(6), widths: [80], fade: .required),
         FidelityCase(name: "DEL: the column is unknown until CR or LF",
                      bytes: B.s("words fade in\u{7F} then more words after DEL" + B.r(40, "x") + "\r\nthe next line fades in again \u{7F}\u{7F}x\n"),
                      chunking: .stride(5), widths: [80, 40], fade: .required),
@@ -359,11 +364,8 @@ enum FidelityCorpus {
     ]
 
     /// Cases the VirtualTerminal cannot judge, checked only in pyte by Scripts/fidelity.sh (dumped as
-    /// corpus-pyte-NN-wW.bin): VT and FF (VirtualTerminal returns the carriage on them, a pty does
-    /// not) and insert mode (VirtualTerminal has no IRM).
+    /// corpus-pyte-NN-wW.bin): insert mode (VirtualTerminal has no IRM).
     static let pyteOnly: [FidelityCase] = [
-        FidelityCase(name: "VT and FF keep the column",
-                     bytes: B.s("abc\u{0B}def fades\u{0C}ghi " + B.prose + "\n"), chunking: .stride(7), widths: [80, 40]),
         FidelityCase(name: "insert mode (IRM) while text fades",
                      bytes: B.s("\(e)[4hline one\r\nline two fades while insert mode is on " + B.prose + "\r\n\(e)[4lafter\n"),
                      chunking: .stride(7), widths: [80]),

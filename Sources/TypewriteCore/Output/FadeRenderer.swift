@@ -671,7 +671,9 @@ public struct FadeRenderer: Sendable {
             if let c = column, !pendingWrap, c > 0 { column = c - 1 } else { column = nil }
         case 0x0E: shiftedOut = true
         case 0x0F: shiftedOut = false
-        case 0x7F:  // DEL: xterm and tmux ignore it, urxvt draws a glyph for it
+        case 0x7F, 0x18, 0x1A:
+            // DEL: xterm and tmux ignore it, urxvt draws a glyph for it. CAN, SUB: the VT100
+            // draws its error character for them, xterm and tmux draw nothing.
             forgetColumn()
         default: break
         }

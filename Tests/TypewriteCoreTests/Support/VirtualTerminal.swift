@@ -326,7 +326,7 @@ struct VirtualTerminal: Sendable {
     ///   - rows: height in rows, at least 1.
     ///   - margin: BS/CUB behaviour at the right margin (see `MarginConvention`).
     ///   - scrollback: keep lines scrolled off the top.
-    ///   - newlineIsCRLF: LF also does CR (a pty with ONLCR).
+    ///   - newlineIsCRLF: LF also does CR (a pty with ONLCR; VT and FF do not).
     ///   - ambiguousIsWide: East Asian Ambiguous characters take 2 cells.
     init(columns: Int, rows: Int, margin: MarginConvention = .xterm, scrollback: Bool = true,
          newlineIsCRLF: Bool = false, ambiguousIsWide: Bool = false) {
@@ -557,7 +557,8 @@ struct VirtualTerminal: Sendable {
         case 0x0A, 0x0B, 0x0C:
             pendingWrap = false
             index()
-            if newlineIsCRLF { cursorColumn = 0 }
+            // ONLCR maps only NL: VT and FF keep the column (measured through a pty in tmux 3.3a).
+            if newlineIsCRLF && byte == 0x0A { cursorColumn = 0 }
         case 0x0D: cursorColumn = 0; pendingWrap = false
         case 0x0E: shiftOut = true
         case 0x0F: shiftOut = false
