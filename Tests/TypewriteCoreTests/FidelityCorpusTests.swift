@@ -324,6 +324,10 @@ enum FidelityCorpus {
                         + [0xF0, 0x9F, 0x91, 0xA8, 0xE2, 0x80, 0x8D] + B.s("\(e)[31m") + [0xF0, 0x9F, 0x91, 0xA9] + B.s(" red words fade in\(e)[0m\n")
                         + B.s("x \u{4E2D}\u{200D}\u{7}\u{6587}\r\u{1F469}\u{200D}\(e)[1K\u{1F4BB} end\n"),
                      chunking: .everySingleCut, widths: [80, 20], pyteLimit: "pyte draws no ZWJ join and misplaces invalid UTF-8"),
+        FidelityCase(name: "a cluster after a ZWJ and a line feed in the same read has no certain width (fuzz finding)",
+                     bytes: B.s("xx👨\u{200D}\(e)[31\u{15}\u{0}m\n\u{1F568}xdaily swings of any habitat on Earth\n"
+                                + "ab中\u{200D}\r\u{1F4BB}words fade in after it " + B.prose + "\n"),
+                     chunking: .everySingleCut, widths: [10, 80], depth: .basic16),
         FidelityCase(name: "Sinhala cluster continued in a later read (\"in ශ්‍ර\" | \"ී lanka\")",
                      bytes: B.s("in ශ්\u{200D}ර" + "ී lanka" + "\n"), chunking: .cuts([15, 24]), widths: [80, 40], delays: [0.02]),
         FidelityCase(name: "Sinhala and other continued clusters split at every byte",

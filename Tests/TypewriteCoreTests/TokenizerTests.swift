@@ -100,6 +100,12 @@ struct TokenizerTests {
         let ascii = Self.tokenize([Array("中\u{200D}ab".utf8)])
         if case .cluster(0, 6, 2, false) = ascii.tokens[0] {} else { Issue.record("tokens: \(ascii.tokens)") }
         #expect(ascii.clusters == 3)
+        // A cluster that begins with ASCII after a ZWJ is its own (fuzz finding: ZWJ "n" ZWJ counted
+        // one cluster whole and two when split before the "n").
+        let bytes = Array("\u{200D}n\u{200D}".utf8)
+        let joinedWhole = Self.tokenize([bytes])
+        #expect(joinedWhole.clusters == 2)
+        #expect(Self.tokenize(Self.split(bytes, at: [1, 2, 3, 6])).clusters == 2)
     }
 
     @Test("a continuation keeps the width of the whole token it extends, ZWJ-joined part included")

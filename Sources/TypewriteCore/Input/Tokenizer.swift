@@ -401,7 +401,9 @@ public struct Tokenizer: Sendable {
             closeASCII(offset, &tokens)
             let width = measure(character)
             let endsInJoiner = character.unicodeScalars.last == Self.zeroWidthJoiner
-            if let before = joinerEndedWidth {
+            // tmux joins a ZWJ with the next scalar only when that is not ASCII ("n" + U+0301 after
+            // a ZWJ is drawn as usual, the ZWJ dropped).
+            if let before = joinerEndedWidth, let first = character.utf8.first, first >= 0x80 {
                 let joined = before + width.cells
                 if offset == range.lowerBound {
                     // After a ZWJ that ended the last read.

@@ -289,8 +289,11 @@ public struct FadeRenderer: Sendable {
                 if k < n { queue.replaceFirst(with: .text(start: s + k, count: n - k)); break loop }
                 _ = queue.removeFirst()
             case .cluster(let s, let n, let width, let certain):
+                // A cluster that begins with ASCII settles the ZWJ (tmux draws it as usual).
+                if joining && store[s] < 0x80 { joining = false; joinerBoundary = nil }
                 guard joining || revealed < target else { break loop }
-                writeCluster(store[s..<(s + n)], width: width, certain: certain, index: revealed,
+                // Joined to the ZWJ (tmux: no cell of its own) or not (xterm): its width is uncertain.
+                writeCluster(store[s..<(s + n)], width: width, certain: certain && !joining, index: revealed,
                              opacity: joining || revealed < settledEdge ? 1 : pacing.opacity(ofClusterAt: revealed, front: front),
                              into: &out)
                 revealed += 1
