@@ -5,10 +5,9 @@
 // Cases that must animate also assert that some frame shows a fade colour typewrite chose, so the
 // corpus cannot pass by never fading; cases that must not animate assert the opposite.
 //
-// Excluded on purpose: VT (0x0B) and FF (0x0C). The test-side VirtualTerminal returns the carriage
-// on them when `newlineIsCRLF` is set, but a pty's ONLCR maps only NL (0x0A); FadeRenderer models the
-// pty correctly (column kept), so any input with VT/FF fails against the model for the model's sake.
-// See the report for the VirtualTerminal fix; `pyteOnly` cases go to pyte in Scripts/fidelity.sh.
+// VT (0x0B) and FF (0x0C) keep the column through a pty (ONLCR maps only NL), in FadeRenderer's
+// model and in the VirtualTerminal's (`newlineIsCRLF`); `pyteOnly` cases go to pyte in
+// Scripts/fidelity.sh.
 //
 // TYPEWRITE_FIDELITY_DUMP=DIR writes every case's bytes to DIR/corpus-NN-wWIDTH.bin, for the pyte
 // cross-check in Scripts/fidelity.sh.
@@ -320,14 +319,58 @@ enum FidelityCorpus {
                      chunking: .stride(9), widths: [80, 40], fade: .required),
         FidelityCase(name: "fast typing, wide fade", bytes: B.s(B.r(3, B.prose) + "\n" + B.mixed),
                      chunking: .stride(31), widths: [80, 33], fade: .required, cps: 1000, fadeWidth: 40),
+        // MARK: Where terminals disagree (write as it came, insert nothing)
+        FidelityCase(name: "a ZWJ cluster before a raw byte, an SGR or a BEL, then a cluster, split at every byte",
+                     bytes: B.s("words fade in ") + [0xF0, 0x9F, 0x91, 0xA8, 0xE2, 0x80, 0x8D, 0x8D, 0xF0, 0x9F, 0x91, 0xA9] + B.s(" and more words\n")
+                        + [0xF0, 0x9F, 0x91, 0xA8, 0xE2, 0x80, 0x8D] + B.s("\(e)[31m") + [0xF0, 0x9F, 0x91, 0xA9] + B.s(" red words fade in\(e)[0m\n")
+                        + B.s("x \u{4E2D}\u{200D}\u{7}\u{6587}\r\u{1F469}\u{200D}\(e)[1K\u{1F4BB} end\n"),
+                     chunking: .everySingleCut, widths: [80, 20], pyteLimit: "pyte draws no ZWJ join and misplaces invalid UTF-8"),
+        FidelityCase(name: "a cluster after a ZWJ and a line feed in the same read has no certain width (fuzz finding)",
+                     bytes: B.s("xx👨\u{200D}\(e)[31\u{15}\u{0}m\n\u{1F568}xdaily swings of any habitat on Earth\n"
+                                + "ab中\u{200D}\r\u{1F4BB}words fade in after it " + B.prose + "\n"),
+                     chunking: .everySingleCut, widths: [10, 80], depth: .basic16),
+        FidelityCase(name: "Sinhala cluster continued in a later read (\"in ශ්‍ර\" | \"ී lanka\")",
+                     bytes: B.s("in ශ්\u{200D}ර" + "ී lanka" + "\n"), chunking: .cuts([15, 24]), widths: [80, 40], delays: [0.02]),
+        FidelityCase(name: "Sinhala and other continued clusters split at every byte",
+                     bytes: B.s("in ශ්\u{200D}රී lanka, ශ්\u{200D}රී, e\u{301}\u{302} and 中\u{200D}中\u{308} words fade\n"),
+                     chunking: .everySingleCut, widths: [80, 20]),
+        FidelityCase(name: "malformed colon and semicolon colours leave the pen as terminals leave it",
+                     bytes: B.s("words fade \(e)[38:2::2002:::mc\n")
+                        + B.s(["38:2::1::3", "38:2::1:2:3::", "38:2::1:2:3:", "38:5:", "38;5;", "38;5", "38;2;1;;3", "38;2;1;2", "38:2:1:2:3",
+                               "38;2;300;1;1", "38:5:300", "1:2", "38:2::1:2:3", "4:7", "38;6;1", "38::2:1:2:3", "48:2::1:2", "58:5:1",
+                               "38;2;300;0;1;31"]
+                              .map { "\(e)[31m\(e)[\($0)mX\(e)[0m words fade in\r\n" }.joined()),
+                     chunking: .stride(11), widths: [80]),
+        FidelityCase(name: "the malformed colour of the report, unsplit and split at every byte",
+                     bytes: B.s("\(e)[38:2::2002:::mc\n"), chunking: .everySingleCut, widths: [80]),
+        FidelityCase(name: "C0 inside CSI and after ESC is executed and the sequence goes on",
+                     bytes: B.s("\(e)[?7\u{0}l\r" + B.r(85, "P") + "\n" + "\(e)\u{0}[?7l\(e)[80Ged\n" + "\(e)[?7h\r\nwords fade "
+                                + "ab\(e)[3\rD| \(e)[\u{8}2D| abcdef\(e)\r[3D| \(e)[\u{0}?7l" + B.r(90, "q") + "\(e)[?7h\r\n" + B.prose + "\n"),
+                     chunking: .everySingleCut, widths: [80]),
+        FidelityCase(name: "C0 inside CSI, the inputs of the report",
+                     bytes: B.s("\(e)[?7\u{0}l\r" + B.r(85, "P") + "\n" + "\(e)\u{0}[?7l\(e)[80Ged\n"), chunking: .cuts([]), widths: [80]),
+        FidelityCase(name: "VT and FF keep the column",
+                     bytes: B.s("abc\u{0B}def fades\u{0C}ghi " + B.prose + "\n" + B.r(38, "v") + "\u{0B}w\u{0C}x\n"),
+                     chunking: .stride(7), widths: [80, 40]),
+        FidelityCase(name: "CAN and SUB: the column is unknown until CR or LF",
+                     bytes: B.s("words fade in\u{18} and \u{1A} more words " + B.prose + "\r\nnext line fades\n"),
+                     chunking: .stride(6), widths: [80], fade: .required),
+        FidelityCase(name: "DEL: the column is unknown until CR or LF",
+                     bytes: B.s("words fade in\u{7F} then more words after DEL" + B.r(40, "x") + "\r\nthe next line fades in again \u{7F}\u{7F}x\n"),
+                     chunking: .stride(5), widths: [80, 40], fade: .required),
+        FidelityCase(name: "24-bit input pens in 256 colours: written as they came, not faded",
+                     bytes: B.s("plain words fade \(e)[38;2;255;100;0morange words\(e)[0m plain again \(e)[48;2;10;20;30mon dark\(e)[1m bold\(e)[0m "
+                                + "\(e)[38:2::1:200:3mcolon green\(e)[m \(e)[58:2::255:0:0;4munderline colour\(e)[0m \(e)[38;5;208m256 fades\(e)[0m\n"
+                                + B.prose + "\(e)[38;2;1;2;3m" + B.prose + "\(e)[38;2;200;0;0m" + B.prose + "\(e)[0m\n"),
+                     chunking: .stride(9), widths: [80, 40], fade: .required, depth: .palette256),
+        FidelityCase(name: "24-bit input pens in 16 colours",
+                     bytes: B.s("plain words fade \(e)[38;2;255;100;0morange words\(e)[0m plain again \(e)[48;2;10;20;30mon dark\(e)[0m end\n"),
+                     chunking: .stride(9), widths: [80], fade: .required, depth: .basic16),
     ]
 
     /// Cases the VirtualTerminal cannot judge, checked only in pyte by Scripts/fidelity.sh (dumped as
-    /// corpus-pyte-NN-wW.bin): VT and FF (VirtualTerminal returns the carriage on them, a pty does
-    /// not) and insert mode (VirtualTerminal has no IRM).
+    /// corpus-pyte-NN-wW.bin): insert mode (VirtualTerminal has no IRM).
     static let pyteOnly: [FidelityCase] = [
-        FidelityCase(name: "VT and FF keep the column",
-                     bytes: B.s("abc\u{0B}def fades\u{0C}ghi " + B.prose + "\n"), chunking: .stride(7), widths: [80, 40]),
         FidelityCase(name: "insert mode (IRM) while text fades",
                      bytes: B.s("\(e)[4hline one\r\nline two fades while insert mode is on " + B.prose + "\r\n\(e)[4lafter\n"),
                      chunking: .stride(7), widths: [80]),
@@ -401,6 +444,58 @@ struct FidelityCorpusTests {
                 #expect(fadedVariants == 0, "\(c.name) at \(width): \(fadedVariants) runs show a fade colour")
             case .unchecked:
                 break
+            }
+        }
+    }
+
+    @Test("after DEL nothing is repainted until CR or LF (urxvt draws DEL, xterm ignores it)")
+    func nothingMovesBackAfterDEL() throws {
+        let c = try #require(FidelityCorpus.cases.first { $0.name.hasPrefix("DEL:") })
+        for width in c.widths {
+            for chunks in c.variants() {
+                let out = FidelityDriver(columns: width, depth: c.depth).run(chunks).output
+                var afterDEL = false
+                for (i, byte) in out.enumerated() {
+                    if byte == 0x7F { afterDEL = true } else if byte == 0x0D || byte == 0x0A { afterDEL = false }
+                    guard afterDEL, byte == 0x1B, i + 1 < out.count, out[i + 1] == 0x5B else { continue }
+                    var j = i + 2
+                    while j < out.count, (0x30...0x3F).contains(out[j]) { j += 1 }
+                    if j < out.count, out[j] == 0x44 || out[j] == 0x47 {
+                        Issue.record("width \(width): a cursor move back after DEL at output byte \(i)")
+                    }
+                }
+            }
+        }
+    }
+
+    /// The SGR sequences in `bytes` that select a 24-bit colour, whole, in order.
+    static func trueColorSGRs(_ bytes: [UInt8]) -> [[UInt8]] {
+        var result: [[UInt8]] = []
+        var i = 0
+        while i + 1 < bytes.count {
+            guard bytes[i] == 0x1B, bytes[i + 1] == 0x5B else { i += 1; continue }
+            var j = i + 2
+            while j < bytes.count, (0x30...0x3F).contains(bytes[j]) { j += 1 }
+            if j < bytes.count, bytes[j] == 0x6D {
+                let text = String(decoding: bytes[(i + 2)..<j], as: UTF8.self)
+                if ["38;2;", "48;2;", "58;2;", "38:2:", "48:2:", "58:2:"].contains(where: text.contains) {
+                    result.append(Array(bytes[i...j]))
+                }
+            }
+            i = j
+        }
+        return result
+    }
+
+    @Test("24-bit input pens are written once each, as they came and in order, below 24-bit mode")
+    func trueColorPensAsTheyCame() {
+        for c in FidelityCorpus.cases where c.name.hasPrefix("24-bit input pens") {
+            for width in c.widths {
+                for chunks in c.variants() {
+                    let input = chunks.flatMap(\.bytes)
+                    let out = FidelityDriver(columns: width, depth: c.depth).run(chunks).output
+                    #expect(Self.trueColorSGRs(out) == Self.trueColorSGRs(input), "\(c.name) at \(width)")
+                }
             }
         }
     }

@@ -100,6 +100,42 @@ struct TokenizerTests {
         let ascii = Self.tokenize([Array("中\u{200D}ab".utf8)])
         if case .cluster(0, 6, 2, false) = ascii.tokens[0] {} else { Issue.record("tokens: \(ascii.tokens)") }
         #expect(ascii.clusters == 3)
+        // A cluster that begins with ASCII after a ZWJ is its own (fuzz finding: ZWJ "n" ZWJ counted
+        // one cluster whole and two when split before the "n").
+        let bytes = Array("\u{200D}n\u{200D}".utf8)
+        let joinedWhole = Self.tokenize([bytes])
+        #expect(joinedWhole.clusters == 2)
+        #expect(Self.tokenize(Self.split(bytes, at: [1, 2, 3, 6])).clusters == 2)
+    }
+
+    @Test("a continuation keeps the width of the whole token it extends, ZWJ-joined part included")
+    func continuationKeepsTheTokenWidth() {
+        // "ශ්‍ර" (ශ ් ZWJ ර, joined within one read: 2 cells, uncertain) continued by "ී" in the
+        // next read: the token stays 2 cells and uncertain, not the 1 cell of "රී" alone.
+        let first = Array("in ශ්\u{200D}ර".utf8), second = Array("ී lanka".utf8)
+        let result = Self.tokenize([first, second, [0x0A]])
+        let widths = result.tokens.compactMap { token -> (Int, Bool)? in
+            switch token {
+            case .cluster(_, _, let w, let c), .extend(_, _, let w, let c): return (w, c)
+            default: return nil
+            }
+        }
+        #expect(widths.count == 2)
+        #expect(widths.allSatisfy { $0 == (2, false) }, "\(result.tokens)")
+    }
+
+    @Test("C0 controls inside CSI and after ESC are kept in the sequence, which goes on",
+          arguments: [("\u{1B}[?7\u{0}l", UInt8(0x3F)), ("\u{1B}\u{0}[?7l", 0x3F), ("\u{1B}[\u{0}?7l", 0x3F),
+                      ("\u{1B}[\u{D}?7l", 0x3F), ("\u{1B}[3\u{8}1m", 0)])
+    func controlsInsideSequences(_ input: String, _ marker: UInt8) {
+        let bytes = Array(input.utf8)
+        for cut in 0..<bytes.count {
+            let tokens = Self.tokenize(cut == 0 ? [bytes] : Self.split(bytes, at: [cut])).tokens
+            #expect(tokens.count == 1, "cut \(cut): \(tokens)")
+            if case .sequence(0, bytes.count, .csi(_, marker, false, true))? = tokens.first {} else {
+                Issue.record("cut \(cut): \(tokens)")
+            }
+        }
     }
 
     @Test("escape sequences are classified whole, wherever they are split")

@@ -95,6 +95,9 @@ struct VirtualTerminalTests {
         #expect(raw.text() == "ab\n  cd")
         #expect(pty.text() == "ab\ncd")
         #expect(pty.cursorRow == 2 && pty.cursorColumn == 0)
+        // ONLCR maps only NL: VT and FF keep the column through a pty (tmux 3.3a, measured).
+        let vtff = terminal("ab\u{0B}c\u{0C}d", crlf: true)
+        #expect(vtff.text() == "ab\n  c\n   d")
     }
 
     // MARK: - Margin conventions (TERMINAL-NOTES §1)

@@ -17,6 +17,15 @@ public enum Token: Equatable, Sendable {
     /// in UTF-8, an incomplete sequence at end of input.
     case raw(start: Int, length: Int)
 
+    /// Absolute offset of the token's first byte.
+    public var start: Int {
+        switch self {
+        case .text(let s, _), .cluster(let s, _, _, _), .extend(let s, _, _, _), .sequence(let s, _, _), .raw(let s, _),
+             .control(let s, _):
+            return s
+        }
+    }
+
     /// Grapheme clusters this token adds to the pacing count.
     public var clusterCount: Int {
         switch self {

@@ -17,7 +17,8 @@ public struct Tokenizer: Sendable {
         case utf8(remaining: Int, lowerBound: UInt8, upperBound: UInt8)
         case escape
         case escapeIntermediate(UInt8)
-        case csi(privateMarker: UInt8, hasIntermediates: Bool, hasControls: Bool, invalid: Bool)
+        /// `parameterSeen`: a parameter byte came (a private marker is only valid before any).
+        case csi(privateMarker: UInt8, parameterSeen: Bool, hasIntermediates: Bool, hasControls: Bool, invalid: Bool)
         case osc
         case oscEscape
         case controlString
@@ -35,6 +36,12 @@ public struct Tokenizer: Sendable {
     private var runStart: Int?
     /// The cluster that ended the last text run and may still be extended, as bytes.
     private var lastCluster: [UInt8] = []
+    /// Cells of the whole token `lastCluster` ends (more than `lastCluster`'s own when a ZWJ joined
+    /// it to the cluster before), of `lastCluster` alone, and whether the token's width is certain:
+    /// a continuation replaces `lastCluster`'s part of the token, not the whole token.
+    private var lastTokenWidth = 0
+    private var lastClusterWidth = 0
+    private var lastTokenIsCertain = true
     /// Whether the held sequence was already passed through in part (it is then `.broken`).
     private var passedThroughInPart = false
     /// A C0 control came between ESC and the rest of the sequence (terminals run it).
@@ -127,7 +134,9 @@ public struct Tokenizer: Sendable {
             case .escape:
                 p += 1
                 switch byte {
-                case 0x5B: state = .csi(privateMarker: 0, hasIntermediates: false, hasControls: escapeHasControls, invalid: false)
+                case 0x5B:
+                    state = .csi(privateMarker: 0, parameterSeen: false, hasIntermediates: false, hasControls: escapeHasControls,
+                                 invalid: false)
                 case 0x5D: state = .osc
                 case 0x50, 0x58, 0x5E, 0x5F: state = .controlString
                 case 0x4E, 0x4F: state = .singleShift
@@ -149,19 +158,23 @@ public struct Tokenizer: Sendable {
                 default:
                     if byte >= 0x80 { finishSequence(at: p - 1, .broken, &tokens); p -= 1 } else if byte != 0x7F { escapeHasControls = true }
                 }
-            case .csi(let marker, let hasIntermediates, let hasControls, let invalid):
+            case .csi(let marker, let seen, let hasIntermediates, let hasControls, let invalid):
                 p += 1
                 switch byte {
                 case 0x30...0x3F:
-                    if byte >= 0x3C && p - 1 == tokenStart + 2 {
-                        state = .csi(privateMarker: byte, hasIntermediates: hasIntermediates, hasControls: hasControls, invalid: invalid)
+                    // A private marker is the first parameter byte (C0 controls before it do not count:
+                    // the VT500 parser executes them and stays in CSI entry).
+                    if byte >= 0x3C && !seen && !hasIntermediates {
+                        state = .csi(privateMarker: byte, parameterSeen: true, hasIntermediates: false, hasControls: hasControls,
+                                     invalid: invalid)
                     } else {
                         // Parameter bytes after intermediates, or a private marker late, make it invalid.
-                        state = .csi(privateMarker: marker, hasIntermediates: hasIntermediates, hasControls: hasControls,
-                                     invalid: invalid || hasIntermediates || byte >= 0x3C)
+                        state = .csi(privateMarker: marker, parameterSeen: true, hasIntermediates: hasIntermediates,
+                                     hasControls: hasControls, invalid: invalid || hasIntermediates || byte >= 0x3C)
                     }
                 case 0x20...0x2F:
-                    state = .csi(privateMarker: marker, hasIntermediates: true, hasControls: hasControls, invalid: invalid)
+                    state = .csi(privateMarker: marker, parameterSeen: seen, hasIntermediates: true, hasControls: hasControls,
+                                 invalid: invalid)
                 case 0x40...0x7E:
                     finishSequence(at: p, invalid ? .broken : .csi(final: byte, privateMarker: marker,
                                                                     hasIntermediates: hasIntermediates, hasControls: hasControls), &tokens)
@@ -172,7 +185,8 @@ public struct Tokenizer: Sendable {
                     if byte >= 0x80 {
                         finishSequence(at: p - 1, .broken, &tokens); p -= 1
                     } else {
-                        state = .csi(privateMarker: marker, hasIntermediates: hasIntermediates, hasControls: true, invalid: invalid)
+                        state = .csi(privateMarker: marker, parameterSeen: seen, hasIntermediates: hasIntermediates, hasControls: true,
+                                     invalid: invalid)
                     }
                 }
             case .osc:
@@ -289,7 +303,7 @@ public struct Tokenizer: Sendable {
         let asciiOnly = store[start..<end].allSatisfy { $0 < 0x80 }
         if asciiOnly && (!continuesCluster || lastCluster.allSatisfy { $0 < 0x80 }) {
             tokens.append(.text(start: start, count: end - start))
-            lastCluster = [store[end - 1]]
+            setLastCluster([store[end - 1]], tokenWidth: 1, clusterWidth: 1, certain: true)
             return end - start
         }
         // Mixed text: two printable ASCII bytes in a row always have a grapheme boundary between
@@ -319,7 +333,7 @@ public struct Tokenizer: Sendable {
         if asciiStart < end {
             tokens.append(.text(start: asciiStart, count: end - asciiStart))
             clusters += end - asciiStart
-            lastCluster = [store[end - 1]]
+            setLastCluster([store[end - 1]], tokenWidth: 1, clusterWidth: 1, certain: true)
         }
         return clusters
     }
@@ -352,6 +366,8 @@ public struct Tokenizer: Sendable {
         var last = text.startIndex
         /// Width of the token appended last when its bytes end in ZWJ.
         var joinerEndedWidth: Int? = nil
+        // The token the newest character ends: its width, the character's own, and certainty.
+        var tokenWidth = lastTokenWidth, clusterWidth = lastClusterWidth, tokenIsCertain = lastTokenIsCertain
         func closeASCII(_ upTo: Int, _ tokens: inout TokenQueue) {
             if let s = asciiStart { tokens.append(.text(start: s, count: upTo - s)); clusters += upTo - s; asciiStart = nil }
         }
@@ -361,24 +377,33 @@ public struct Tokenizer: Sendable {
             let length = character.utf8.count
             defer { offset += length }
             if offset < range.lowerBound {
-                // The first cluster began in an earlier read.
+                // The first cluster began in an earlier read: it replaces its old part of the token
+                // (which a ZWJ may have joined to a cluster before it), so the token's width is the
+                // rest of the token plus the cluster's new width.
                 let added = offset + length - range.lowerBound
                 let width = measure(character)
+                let whole = max(0, tokenWidth - clusterWidth) + width.cells
+                tokenIsCertain = tokenIsCertain && width.isCertain
+                tokenWidth = whole
+                clusterWidth = width.cells
                 if added > 0 {
-                    tokens.append(.extend(start: range.lowerBound, length: added, width: width.cells, isCertain: width.isCertain))
+                    tokens.append(.extend(start: range.lowerBound, length: added, width: whole, isCertain: tokenIsCertain))
                 }
-                joinerEndedWidth = character.unicodeScalars.last == Self.zeroWidthJoiner ? width.cells : nil
+                joinerEndedWidth = character.unicodeScalars.last == Self.zeroWidthJoiner ? whole : nil
                 continue
             }
             if length == 1, let byte = character.utf8.first, byte >= 0x20 && byte < 0x7F {
                 if asciiStart == nil { asciiStart = offset }
                 joinerEndedWidth = nil
+                (tokenWidth, clusterWidth, tokenIsCertain) = (1, 1, true)
                 continue
             }
             closeASCII(offset, &tokens)
             let width = measure(character)
             let endsInJoiner = character.unicodeScalars.last == Self.zeroWidthJoiner
-            if let before = joinerEndedWidth {
+            // tmux joins a ZWJ with the next scalar only when that is not ASCII ("n" + U+0301 after
+            // a ZWJ is drawn as usual, the ZWJ dropped).
+            if let before = joinerEndedWidth, let first = character.utf8.first, first >= 0x80 {
                 let joined = before + width.cells
                 if offset == range.lowerBound {
                     // After a ZWJ that ended the last read.
@@ -387,16 +412,25 @@ public struct Tokenizer: Sendable {
                     tokens.joinLast(length: length, width: joined)
                 }
                 joinerEndedWidth = endsInJoiner ? joined : nil
+                (tokenWidth, clusterWidth, tokenIsCertain) = (joined, width.cells, false)
                 continue
             }
             tokens.append(.cluster(start: offset, length: length, width: width.cells, isCertain: width.isCertain))
             clusters += 1
             joinerEndedWidth = endsInJoiner ? width.cells : nil
+            (tokenWidth, clusterWidth, tokenIsCertain) = (width.cells, width.cells, width.isCertain)
         }
         closeASCII(offset, &tokens)
-        lastCluster = Array(text[last...].utf8)
+        setLastCluster(Array(text[last...].utf8), tokenWidth: tokenWidth, clusterWidth: clusterWidth, certain: tokenIsCertain)
         if lastCluster.count > 256 { lastCluster.removeAll() }
         return clusters
+    }
+
+    private mutating func setLastCluster(_ bytes: [UInt8], tokenWidth: Int, clusterWidth: Int, certain: Bool) {
+        lastCluster = bytes
+        lastTokenWidth = tokenWidth
+        lastClusterWidth = clusterWidth
+        lastTokenIsCertain = certain
     }
 
     static let zeroWidthJoiner: Unicode.Scalar = "\u{200D}"

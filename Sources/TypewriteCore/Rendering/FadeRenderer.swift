@@ -127,6 +127,7 @@ public struct FadeRenderer: Sendable {
         let tokensBefore = queue.count
         store.append(contentsOf: bytes)
         let clusters = tokenizer.scan(store, into: &queue)
+        noteReadBoundary()
         pacing.receive(clusters, at: time)
         if bytes.count >= 4096 {
             bytesOfMemoryPerInputByte = 1 + Double(2 * max(0, queue.count - tokensBefore) * MemoryLayout<Token>.stride)
@@ -137,6 +138,7 @@ public struct FadeRenderer: Sendable {
     /// End of input at `time`: anything held back (an incomplete sequence) passes through verbatim.
     public mutating func endInput(at time: Seconds) {
         let clusters = tokenizer.finish(store, into: &queue)
+        noteReadBoundary()
         pacing.receive(clusters, at: time)
         inputEnded = true
     }
@@ -159,10 +161,31 @@ public struct FadeRenderer: Sendable {
 
     private var writtenOffset: Int {
         guard let first = queue.first else { return min(queue.endOffset, tokenizer.heldFrom) }
-        switch first {
-        case .text(let s, _), .cluster(let s, _, _, _), .extend(let s, _, _, _), .sequence(let s, _, _), .raw(let s, _),
-             .control(let s, _):
-            return s
+        return first.start
+    }
+
+    /// Where the tokens of each read end (absolute offsets, increasing), for reads whose tokens are
+    /// not all written: a ZWJ joins what follows it only within one `write()` in tmux, so what
+    /// follows a ZWJ is written in the same write exactly when it came in the same read (as cat does).
+    private var readBoundaries: [Int] = []
+    private var readBoundariesHead = 0
+
+    private mutating func noteReadBoundary() {
+        if queue.endOffset > (readBoundaries.last ?? -1) { readBoundaries.append(queue.endOffset) }
+    }
+
+    /// The end of the read whose tokens include the byte before `offset`.
+    private func readBoundary(atOrAfter offset: Int) -> Int {
+        var i = readBoundariesHead
+        while i < readBoundaries.count && readBoundaries[i] < offset { i += 1 }
+        return i < readBoundaries.count ? readBoundaries[i] : .max
+    }
+
+    private mutating func discardReadBoundaries(before offset: Int) {
+        while readBoundariesHead < readBoundaries.count && readBoundaries[readBoundariesHead] <= offset { readBoundariesHead += 1 }
+        if readBoundariesHead >= 1024 && readBoundariesHead * 2 >= readBoundaries.count {
+            readBoundaries.removeFirst(readBoundariesHead)
+            readBoundariesHead = 0
         }
     }
 
@@ -252,46 +275,72 @@ public struct FadeRenderer: Sendable {
         let target = finishing ? pacing.received : pacing.revealedCount(front: front)
         let settledEdge = finishing ? pacing.received : pacing.settledCount(front: front)
         let tokensAtStart = queue.count
+        // After a cluster that ends in ZWJ, terminals disagree on whether it joins the next cluster
+        // across a control or an escape sequence (tmux joins within one write). So the tokens of the
+        // same read that follow it are written as they came, in this write, with nothing inserted
+        // and without waiting for the pacing, until a printable character settles it; a token of a
+        // later read starts a new write, as with cat.
+        var joinerBoundary: Int? = nil
+        var joinerWriteStart = out.count
         loop: while let token = queue.first {
-            if !finishing && out.count - start > Self.frameByteLimit { break }
+            var joining = false
+            if let boundary = joinerBoundary {
+                if token.start >= boundary {
+                    if !finishing { break loop }
+                    joinerBoundary = nil
+                } else {
+                    joining = true
+                }
+            }
+            if !joining && !finishing && out.count - start > Self.frameByteLimit { break }
             switch token {
             case .text(let s, let n):
+                joinerBoundary = nil  // printable ASCII: the ZWJ joins nothing (tmux drops it)
                 guard revealed < target else { break loop }
                 let k = min(n, target - revealed)
                 writeASCII(s, count: k, settledEdge: settledEdge, front: front, into: &out)
                 if k < n { queue.replaceFirst(with: .text(start: s + k, count: n - k)); break loop }
                 _ = queue.removeFirst()
             case .cluster(let s, let n, let width, let certain):
-                guard revealed < target else { break loop }
-                writeCluster(store[s..<(s + n)], width: width, certain: certain, index: revealed,
-                             opacity: revealed < settledEdge ? 1 : pacing.opacity(ofClusterAt: revealed, front: front), into: &out)
+                // A cluster that begins with ASCII settles the ZWJ (tmux draws it as usual).
+                if joining && store[s] < 0x80 { joining = false; joinerBoundary = nil }
+                guard joining || revealed < target else { break loop }
+                // Joined to the ZWJ (tmux: no cell of its own) or not (xterm): its width is uncertain.
+                writeCluster(store[s..<(s + n)], width: width, certain: certain && !joining, index: revealed,
+                             opacity: joining || revealed < settledEdge ? 1 : pacing.opacity(ofClusterAt: revealed, front: front),
+                             into: &out)
                 revealed += 1
                 _ = queue.removeFirst()
+                joinerBoundary = nil
+                if endsInJoiner(s, n) { joinerBoundary = readBoundary(atOrAfter: s + n); joinerWriteStart = out.count - n }
             case .extend(let s, let n, let width, let certain):
                 // It arrived in a later read than the token before it: a write of its own, as with
                 // cat (tmux joins a ZWJ only within one read).
                 if !finishing && queue.count < tokensAtStart { break loop }
                 extend(store[s..<(s + n)], width: width, certain: certain, into: &out)
                 _ = queue.removeFirst()
+                if endsInJoiner(s, n) { joinerBoundary = readBoundary(atOrAfter: s + n); joinerWriteStart = out.count - n }
             case .control(_, let byte):
                 // A barrier waits while cells fade, until the text after it is due (TERMINAL-NOTES §1),
                 // so the end of a line keeps fading while the producer pauses.
-                if !finishing && revealed >= target && hasFadingCells && byte != 0x07 && byte != 0x00 { break loop }
+                if !joining && !finishing && revealed >= target && hasFadingCells && byte != 0x07 && byte != 0x00 { break loop }
                 control(byte, into: &out)
                 _ = queue.removeFirst()
             case .sequence(let s, let n, let kind):
-                if !finishing && revealed >= target && hasFadingCells && !kind.isSelectGraphicRendition { break loop }
+                if !joining && !finishing && revealed >= target && hasFadingCells && !kind.isSelectGraphicRendition { break loop }
                 sequence(s..<(s + n), kind: kind, into: &out)
                 _ = queue.removeFirst()
             case .raw(let s, let n):
-                if !finishing && revealed >= target && hasFadingCells { break loop }
+                if !joining && !finishing && revealed >= target && hasFadingCells { break loop }
                 snap(into: &out)
                 restorePen(into: &out)
                 if frameMovedCursor && !synchronized {
                     // An incomplete UTF-8 sequence must be the last thing written, as with cat:
-                    // close the synchronized update before it, not after.
+                    // close the synchronized update before it, not after (and before the ZWJ whose
+                    // joining stretch it is part of, so that nothing comes between them).
                     out.insert(contentsOf: Self.synchronizedOutputBegin, at: start)
-                    out.append(contentsOf: Self.synchronizedOutputEnd)
+                    out.insert(contentsOf: Self.synchronizedOutputEnd,
+                               at: joining ? joinerWriteStart + Self.synchronizedOutputBegin.count : out.count)
                     synchronized = true
                 }
                 out.append(contentsOf: store[s..<(s + n)])
@@ -307,6 +356,12 @@ public struct FadeRenderer: Sendable {
             out.append(contentsOf: Self.synchronizedOutputEnd)
         }
         store.discard(upTo: writtenOffset)
+        discardReadBoundaries(before: writtenOffset)
+    }
+
+    /// Whether the bytes at `start..<start + length` end in ZWJ (U+200D, UTF-8 E2 80 8D).
+    private func endsInJoiner(_ start: Int, _ length: Int) -> Bool {
+        length >= 3 && store[start + length - 1] == 0x8D && store[start + length - 2] == 0x80 && store[start + length - 3] == 0xE2
     }
 
     /// `CSI ? 2026 h` / `l`: synchronized output, so a frame is drawn at once where supported.
@@ -319,6 +374,7 @@ public struct FadeRenderer: Sendable {
     private var canFade: Bool {
         configuration.colorDepth != .none && column != nil && !autowrapOff && !alternateScreen && !insertMode
             && !shiftedOut && !nonASCIICharset && !penIsUnknown && inputPen.allowsFade
+            && !(inputPen.usesTrueColor && configuration.colorDepth != .trueColor)
     }
 
     // MARK: Writing cells
@@ -601,7 +657,7 @@ public struct FadeRenderer: Sendable {
 
     private mutating func control(_ byte: UInt8, into out: inout [UInt8]) {
         switch byte {
-        case 0x00, 0x07, 0x7F:
+        case 0x00, 0x07:
             out.append(byte)  // no cursor movement
             return
         default: break
@@ -631,17 +687,42 @@ public struct FadeRenderer: Sendable {
             if let c = column, !pendingWrap, c > 0 { column = c - 1 } else { column = nil }
         case 0x0E: shiftedOut = true
         case 0x0F: shiftedOut = false
+        case 0x7F, 0x18, 0x1A:
+            // DEL: xterm and tmux ignore it, urxvt draws a glyph for it. CAN, SUB: the VT100
+            // draws its error character for them, xterm and tmux draw nothing.
+            forgetColumn()
         default: break
         }
     }
 
+    /// Runs the bookkeeping of the C0 controls embedded in the sequence at `range` (after its
+    /// first byte), in order: the VT500 parser executes a C0 control met inside ESC or CSI and the
+    /// sequence goes on (`ESC NUL [ ? 7 l` is still DECRST 7). Call it after snapping, before
+    /// the sequence's own effect. DEL inside is ignored by that parser; not all terminals are known
+    /// to, so the column is forgotten.
+    private mutating func runEmbeddedControls(_ range: Range<Int>) {
+        var scratch: [UInt8] = []
+        for byte in store[range].dropFirst() where byte < 0x20 || byte == 0x7F {
+            if byte == 0x7F { forgetColumn(); continue }
+            control(byte, into: &scratch)
+        }
+    }
+
+    /// The parameter bytes of the CSI at `range` (after `[`, before the final byte), without the
+    /// C0 controls and DEL a terminal executes or ignores in them.
+    private func csiParameters(_ range: Range<Int>) -> [UInt8] {
+        let bytes = store[range]
+        guard let open = bytes.dropFirst().firstIndex(of: 0x5B) else { return [] }
+        return bytes[(open + 1)..<(bytes.endIndex - 1)].filter { $0 >= 0x20 && $0 != 0x7F }
+    }
+
     private mutating func sequence(_ range: Range<Int>, kind: SequenceKind, into out: inout [UInt8]) {
         switch kind {
-        case .csi(_, _, _, false), .operatingSystemCommand, .controlString:
+        case .csi, .escape, .operatingSystemCommand, .controlString:
             break
         default:
-            // The terminal ran the C0 controls inside (ECMA-48 / VT500 parser). An SO stops the
-            // fade; an SI is not trusted (it might sit in a string the terminal ignored).
+            // The terminal ran the C0 controls before the introducer (ECMA-48 / VT500 parser). An SO
+            // stops the fade; an SI is not trusted (it might sit in a string the terminal ignored).
             if store[range].dropFirst().contains(0x0E) { shiftedOut = true }
         }
         if case .csi(0x6D, 0, false, true) = kind {
@@ -649,24 +730,25 @@ public struct FadeRenderer: Sendable {
             snap(into: &out)
             restorePen(into: &out)
             out.append(contentsOf: store[range])
-            // The parameters follow the `[`, which a control before it (ESC BS [ m) pushes along.
-            // (Slice indices are the store's internal ones: convert to an absolute offset.)
-            let bytes = store[range]
-            let open = range.lowerBound + (bytes.firstIndex(of: 0x5B).map { bytes.distance(from: bytes.startIndex, to: $0) } ?? 1)
-            notePen(inputPen.apply(parameters: store[(open + 1)..<(range.upperBound - 1)].filter { $0 >= 0x20 }))
-            terminalPen = inputPen
-            inputPenID = penID(inputPen)
-            forgetColumn()
+            runEmbeddedControls(range)
+            var next = inputPen
+            let outcome = next.apply(parameters: csiParameters(range))
+            terminalSetPen(next)
+            notePen(outcome)
             return
         }
         if kind.isSelectGraphicRendition {
             var next = inputPen
             let outcome = next.apply(parameters: store[(range.lowerBound + 2)..<(range.upperBound - 1)])
-            if terminalPen == inputPen || penIsUnknown || outcome.ambiguous {
+            // A 24-bit pen when typewrite is not in 24-bit mode is written only as it came, in the
+            // input's order: terminals that approximate 24-bit colours (urxvt) pick the colour
+            // from what was sent before, so a pen re-sent in another order can settle differently.
+            let asItCame = outcome.ambiguous || (next.usesTrueColor && configuration.colorDepth != .trueColor)
+            if terminalPen == inputPen || penIsUnknown || asItCame {
                 // Written as it came; a fade pen is put back first, so the terminal applies it to
                 // the input's own state (an ambiguous one is never rewritten in typewrite's words,
                 // so cells still fading are settled while their pens can still be written).
-                if outcome.ambiguous && !penIsUnknown { snap(into: &out) }
+                if asItCame && !penIsUnknown { snap(into: &out) }
                 restorePen(into: &out)
                 out.append(contentsOf: store[range])
                 terminalPen = next
@@ -681,6 +763,7 @@ public struct FadeRenderer: Sendable {
         out.append(contentsOf: store[range])
         switch kind {
         case .csi(let final, let marker, let intermediates, let controls):
+            if controls { runEmbeddedControls(range) }
             if intermediates && final == 0x70 && store[range].contains(0x21) {  // DECSTR: CSI ! p
                 terminalSetPen(GraphicRendition())
                 penIsUnknown = false
@@ -690,12 +773,15 @@ public struct FadeRenderer: Sendable {
                 nonASCIICharset = false
                 autowrapOff = true  // VT510: soft reset turns autowrap off; stay safe until ?7h
             }
-            guard !controls, !intermediates else { forgetColumn(); return }
-            csi(final: final, privateMarker: marker, parameters: store[(range.lowerBound + 2)..<(range.upperBound - 1)])
+            guard !intermediates else { forgetColumn(); return }
+            csi(final: final, privateMarker: marker,
+                parameters: controls ? csiParameters(range)[...] : store[(range.lowerBound + 2)..<(range.upperBound - 1)])
         case .escape(let final, let intermediate):
-            escape(final: final, intermediate: intermediate)
             // A C0 control inside the sequence was run by the terminal (a CR moves the cursor).
-            if store[(range.lowerBound + 1)..<range.upperBound].contains(where: { $0 < 0x20 || $0 == 0x7F }) { forgetColumn() }
+            let controls = store[(range.lowerBound + 1)..<range.upperBound].contains(where: { $0 < 0x20 || $0 == 0x7F })
+            if controls { runEmbeddedControls(range) }
+            escape(final: final, intermediate: intermediate)
+            if controls { forgetColumn() }
         case .operatingSystemCommand:
             let body = store[(range.lowerBound + 2)..<range.upperBound]
             if body.starts(with: [0x38, 0x3B]) {  // "8;params;URI"

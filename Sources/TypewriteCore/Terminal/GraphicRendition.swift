@@ -74,6 +74,10 @@ public struct GraphicRendition: Hashable, Sendable {
         let params = String(decoding: parameters, as: UTF8.self).split(separator: ";", omittingEmptySubsequences: false).map(String.init)
         var outcome = Outcome()
         if params.isEmpty { self = GraphicRendition(); outcome.reset = true; return outcome }
+        // After a malformed extended colour, terminals disagree on how many parameters it takes
+        // with it (tmux only its selector, xterm up to the whole form), so a later `0` may be a
+        // reset in one and a colour value in another: the state stays ambiguous.
+        var consumptionUnsure = false
         var i = 0
         while i < params.count {
             let p = params[i]
@@ -82,7 +86,7 @@ public struct GraphicRendition: Hashable, Sendable {
             // Sub-parameters where none belong (`1:2`, a lone `:`): terminals ignore the parameter.
             if p.contains(":") && ![4, 38, 48, 58].contains(code) { outcome.ambiguous = true; i += 1; continue }
             switch code {
-            case 0: self = GraphicRendition(); outcome = Outcome(reset: true, ambiguous: false)
+            case 0: self = GraphicRendition(); outcome = Outcome(reset: true, ambiguous: consumptionUnsure)
             case 1: set(.bold, p)
             case 2: set(.faint, p)
             case 3: set(.italic, p)
@@ -119,18 +123,26 @@ public struct GraphicRendition: Hashable, Sendable {
             case 73, 74: set(.script, p)
             case 75: set(.script, nil)
             case 38, 48, 58:
-                // Extended colours, as xterm reads them: 38;5;n or 38;2;r;g;b take the following
-                // parameters with them; an incomplete or out-of-range form changes nothing.
+                // Extended colours (ITU T.416 §13.1.8, xterm ctlseqs): `38:5:n`, `38:2:r:g:b`,
+                // `38:2:cs:r:g:b` with colon sub-parameters, or `38;5;n` and `38;2;r;g;b` taking the
+                // following parameters with them. Any other form (an empty, missing or out-of-range
+                // value, an unknown selector, other sub-parameter counts) is read differently by
+                // terminals (tmux ignores `38:2::1::3`, reads `38;2;1;;3` as bold, reset, italic,
+                // and `38;5;` as the default colour; xterm reads empty values as 0): ambiguous.
                 let slot: Slot = code == 38 ? .foreground : code == 48 ? .background : .underlineColor
                 if p.contains(":") {
-                    if Self.color(p) != .default { set(slot, p) } else { outcome.ambiguous = true }
+                    if Self.parsedColor(p) != nil { set(slot, p) } else { outcome.ambiguous = true }
                 } else {
                     let kind = i + 1 < params.count ? params[i + 1] : ""
-                    // An unknown selector is skipped with the 38/48/58 (xterm).
                     let take = kind == "5" ? 2 : kind == "2" ? 4 : (i + 1 < params.count ? 1 : 0)
                     let end = min(params.count - 1, i + take)
                     let form = params[i...end].joined(separator: ";")
-                    if take > 1 && end == i + take && Self.color(form) != .default { set(slot, form) } else { outcome.ambiguous = true }
+                    if take > 1 && end == i + take && Self.parsedColor(form) != nil {
+                        set(slot, form)
+                    } else {
+                        outcome.ambiguous = true
+                        consumptionUnsure = true
+                    }
                     i = end
                 }
             case 59: set(.underlineColor, nil)
@@ -179,30 +191,52 @@ public struct GraphicRendition: Hashable, Sendable {
 
     var foregroundParameter: String? { slots[Slot.foreground.rawValue] }
 
+    /// Whether a colour of this state is a 24-bit one (foreground, background or underline).
+    public var usesTrueColor: Bool {
+        [Slot.foreground, .background, .underlineColor].contains { slot in
+            if case .rgb = Self.color(slots[slot.rawValue]) { return true }
+            return false
+        }
+    }
+
     static func color(_ parameter: String?) -> TerminalColor {
         guard let parameter else { return .default }
-        let parts = parameter.split(whereSeparator: { $0 == ";" || $0 == ":" }).map { Int($0) }
-        guard let first = parts.first, let code = first else { return .default }
+        return parsedColor(parameter) ?? .default
+    }
+
+    /// The colour one stored parameter selects; nil when it is not a well-formed colour (then
+    /// terminals disagree on what it does, see `apply`).
+    static func parsedColor(_ parameter: String) -> TerminalColor? {
+        guard let code = Int(parameter.prefix { $0 != ";" && $0 != ":" }) else { return nil }
         switch code {
         case 30...37: return .indexed(UInt8(code - 30))
         case 90...97: return .indexed(UInt8(code - 90 + 8))
         case 40...47: return .indexed(UInt8(code - 40))
         case 100...107: return .indexed(UInt8(code - 100 + 8))
         case 38, 48, 58:
-            // 38;5;n / 38:5:n, 38;2;r;g;b / 38:2::r:g:b / 38:2:r:g:b (the colour-space id is optional).
-            // An empty parameter means 0, as terminals read it (`38;5;` is colour 0).
-            let separator: Character = parameter.contains(";") ? ";" : ":"
-            let values = parameter.split(separator: separator, omittingEmptySubsequences: false).map { $0.isEmpty ? 0 : Int($0) }
-            guard values.count >= 3, let kind = values[1] else { return .default }
-            if kind == 5, let n = values[2], (0...255).contains(n) { return .indexed(UInt8(n)) }
-            if kind == 2 {
-                let rgb = values.suffix(3)
-                guard values.count >= 5, rgb.allSatisfy({ $0 != nil && (0...255).contains($0!) }) else { return .default }
-                let c = rgb.map { UInt8($0!) }
-                return .rgb(RGB(c[0], c[1], c[2]))
+            // 38;5;n / 38:5:n, 38;2;r;g;b / 38:2:r:g:b / 38:2:cs:r:g:b (cs, the colour space, may be
+            // empty). Every value must be present and 0–255.
+            let isColon = !parameter.contains(";")
+            let fields = parameter.split(separator: isColon ? ":" : ";", omittingEmptySubsequences: false)
+            func value(_ i: Int) -> UInt8? { i < fields.count ? UInt8(fields[i]) : nil }
+            guard fields.count >= 3 else { return nil }
+            switch fields[1] {
+            case "5":
+                guard fields.count == 3, let n = value(2) else { return nil }
+                return .indexed(n)
+            case "2":
+                let first: Int
+                switch fields.count {
+                case 5: first = 2
+                case 6 where isColon && fields[2].allSatisfy(\.isNumber): first = 3
+                default: return nil
+                }
+                guard let r = value(first), let g = value(first + 1), let b = value(first + 2) else { return nil }
+                return .rgb(RGB(r, g, b))
+            default:
+                return nil
             }
-            return .default
-        default: return .default
+        default: return nil
         }
     }
 }

@@ -22,6 +22,7 @@
 //           cell left of the cursor together with the ZWJ, without moving the cursor; an ASCII
 //           character after it is drawn as usual and the ZWJ is lost; so is a ZWJ at the end of a
 //           `feed` call. So under this convention the result depends on where writes split.
+//           Invalid UTF-8 draws nothing (tmux 3.3a drops it; a ZWJ before it still joins).
 // Everything else follows xterm.
 //
 // Known simplifications (deliberate; tests should not depend on them):
@@ -325,7 +326,7 @@ struct VirtualTerminal: Sendable {
     ///   - rows: height in rows, at least 1.
     ///   - margin: BS/CUB behaviour at the right margin (see `MarginConvention`).
     ///   - scrollback: keep lines scrolled off the top.
-    ///   - newlineIsCRLF: LF also does CR (a pty with ONLCR).
+    ///   - newlineIsCRLF: LF also does CR (a pty with ONLCR; VT and FF do not).
     ///   - ambiguousIsWide: East Asian Ambiguous characters take 2 cells.
     init(columns: Int, rows: Int, margin: MarginConvention = .xterm, scrollback: Bool = true,
          newlineIsCRLF: Bool = false, ambiguousIsWide: Bool = false) {
@@ -556,7 +557,8 @@ struct VirtualTerminal: Sendable {
         case 0x0A, 0x0B, 0x0C:
             pendingWrap = false
             index()
-            if newlineIsCRLF { cursorColumn = 0 }
+            // ONLCR maps only NL: VT and FF keep the column (measured through a pty in tmux 3.3a).
+            if newlineIsCRLF && byte == 0x0A { cursorColumn = 0 }
         case 0x0D: cursorColumn = 0; pendingWrap = false
         case 0x0E: shiftOut = true
         case 0x0F: shiftOut = false
@@ -603,7 +605,11 @@ struct VirtualTerminal: Sendable {
 
     // MARK: - Printing
 
-    private mutating func printReplacement() { put("\u{FFFD}", width: 1) }
+    /// Invalid UTF-8: U+FFFD one cell wide as xterm draws it; tmux 3.3a draws nothing (measured).
+    private mutating func printReplacement() {
+        if margin == .tmux { return }
+        put("\u{FFFD}", width: 1)
+    }
 
     private mutating func printScalar(_ scalar: Unicode.Scalar) {
         if scalar.value >= 0x80 && scalar.value < 0xA0 { return }  // C1: not supported, dropped
@@ -1172,17 +1178,24 @@ struct VirtualTerminal: Sendable {
         style = s
     }
 
-    /// 38:5:n, 38:2::r:g:b (with colour-space id), 38:2:r:g:b; `subs` excludes the 38.
+    /// 38:5:n, 38:2::r:g:b (with colour-space id), 38:2:r:g:b; `subs` excludes the 38; nil = ignored.
+    /// As tmux 3.3a reads them (measured): eight or more fields in all are ignored; `38:2` takes
+    /// r:g:b from the third field when there are five in all, from the fourth otherwise (extra
+    /// trailing fields allowed); an empty or out-of-range value ignores the form; `38:5` with an
+    /// empty or out-of-range index selects the default colour.
     private func colonColor(_ subs: [Int]) -> Color? {
+        let fields = subs.count + 1
+        guard fields < 8 else { return nil }
         switch subs[0] {
         case 5:
-            guard subs.count >= 2 else { return nil }
-            let index = max(subs[1], 0)
-            return index <= 255 ? .indexed(UInt8(index)) : nil
+            guard subs.count >= 2, subs[1] >= 0, subs[1] <= 255 else { return .default }
+            return .indexed(UInt8(subs[1]))
         case 2:
-            if subs.count >= 5 { return rgb(subs[2], subs[3], subs[4]) }
-            if subs.count == 4 { return rgb(subs[1], subs[2], subs[3]) }
-            return nil
+            let first = fields == 5 ? 1 : 2
+            guard subs.count >= first + 3 else { return nil }
+            let (r, g, b) = (subs[first], subs[first + 1], subs[first + 2])
+            guard r >= 0, g >= 0, b >= 0 else { return nil }
+            return rgb(r, g, b)
         default:
             return nil
         }

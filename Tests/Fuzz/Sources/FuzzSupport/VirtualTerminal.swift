@@ -1,0 +1,1 @@
+../../../TypewriteCoreTests/Support/VirtualTerminal.swift
