@@ -64,7 +64,10 @@ public enum Runner {
             // when typewrite is in the terminal's foreground and no key is waiting.
             let query = options.queryColorsGiven ? options.queryColors
                 : environment["TYPEWRITE_QUERY_COLORS"].flatMap(When.init(rawValue:)) ?? .auto
+            // Not when standard input is a terminal: the user types the text into typewrite itself,
+            // and the reply mode (no line editing) would take Control-D's end of input away.
             setup.queryColors = query != .never && outputIsTerminal && capabilities.colorDepth != .none
+                && !System.isTerminal(System.standardInput)
             if let lines = options.collapseLines, outputIsTerminal, columns != nil, let keyboard = Self.keyboard(environment) {
                 // --collapse: N rows, Read more / Show less (elsewhere: the whole text, no prompt).
                 settings.collapse = SessionSettings.Collapse(lines: lines, moreLabel: options.moreLabel, lessLabel: options.lessLabel)

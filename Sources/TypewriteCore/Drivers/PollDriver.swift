@@ -109,6 +109,10 @@ public struct PollDriver {
             let reading = session.wantsInput ? current : nil
             var timeout = endSeen && reading != nil ? 0 : session.nextDeadline.map { $0 - now }
             if let demo { timeout = min(timeout ?? .infinity, demo.due - now) }
+            if let query = colorQuery {
+                if now >= query.giveUpAt { colorQuery?.abandon(); colorQuery = nil; continue }
+                timeout = min(timeout ?? .infinity, query.giveUpAt - now)
+            }
             if let reading, !session.isAnimated, timeout == nil, setup.signals == nil {
                 // Plain mode with nothing else to wait for: read at once, as cat does.
                 if let failure = read(reading, into: buffer, limit: readLimit, &session, at: now, out: &out) { return failure }
@@ -330,6 +334,10 @@ public struct PollDriver {
 struct ColorQuery {
     /// Longest wait for an outstanding reply at exit, in seconds, so no reply is left for the shell.
     static let exitWait: Seconds = 0.5
+    /// A terminal that has not answered DA1 this long after the query, in seconds, is taken to be
+    /// one that never answers: its mode is put back so a producer reading the terminal is not left
+    /// without line editing and echo for the whole run.
+    static let giveUp: Seconds = 2
 
     let descriptor: Int32
     private var saved: SavedTerminalMode?
@@ -395,6 +403,12 @@ struct ColorQuery {
         }
         close()
     }
+
+    /// When to stop waiting for the reply while the run goes on (monotonic seconds).
+    var giveUpAt: Seconds { sentAt + Self.giveUp }
+
+    /// Stops waiting: the terminal's mode is put back, and a reply that still comes is left.
+    mutating func abandon() { close() }
 
     /// Puts the terminal's mode back (before a stop or death); `reenter` sets it again.
     mutating func restore() {
