@@ -221,7 +221,8 @@ struct AnimatedSession<Writer: AnimatedWriter> {
                 emit(out)
             case Signals.windowChange:
                 var out: [UInt8] = []
-                renderer.resize(columns: System.terminalColumns(System.standardOutput), into: &out)
+                renderer.resize(columns: System.terminalColumns(System.standardOutput),
+                                rows: System.terminalRows(System.standardOutput), into: &out)
                 emit(out)
             default:
                 break

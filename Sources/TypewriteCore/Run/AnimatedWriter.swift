@@ -25,8 +25,8 @@ protocol AnimatedWriter {
     mutating func frame(at time: Seconds, into out: inout [UInt8])
     /// Writes everything due at once, settled (SIGINT, SIGTERM, SIGTSTP).
     mutating func flushSettled(into out: inout [UInt8])
-    /// The terminal is now `newColumns` wide (SIGWINCH).
-    mutating func resize(columns newColumns: Int?, into out: inout [UInt8])
+    /// The terminal is now `newColumns` wide and `newRows` high (SIGWINCH).
+    mutating func resize(columns newColumns: Int?, rows newRows: Int?, into out: inout [UInt8])
     /// Resets the terminal's SGR state before typewrite stops (SIGTSTP).
     mutating func resetPen(into out: inout [UInt8])
     /// Something else moved the cursor (the job was stopped and continued).

@@ -99,7 +99,8 @@ enum CollapsePrompt {
                     case Signals.windowChange:
                         // Rows reflow on a resize: the view can no longer be folded, so it expands by
                         // itself (the rest of the text follows) rather than losing the rest.
-                        view.resize(columns: System.terminalColumns(System.standardOutput), into: &out)
+                        view.resize(columns: System.terminalColumns(System.standardOutput),
+                                    rows: System.terminalRows(System.standardOutput), into: &out)
                     default:
                         break
                     }

@@ -47,6 +47,7 @@ public enum Runner {
             }
             if outputIsTerminal {
                 configuration.columns = System.terminalColumns(System.standardOutput)
+                configuration.rows = System.terminalRows(System.standardOutput)
                 configuration.newlineReturnsCarriage = System.translatesNewline(System.standardOutput)
             } else {
                 // Recording (--animate=always to a file or pipe): assume a terminal of COLUMNS cells.
