@@ -135,6 +135,24 @@ public struct TokenQueue: Sendable {
     public static var bytesPerEntry: Int { MemoryLayout<Entry>.stride }
 
     mutating func append(_ token: Token) {
+        switch token {
+        case .text(let s, let n):
+            // The common cases first, without the general packing (a flood appends millions).
+            entries.append(Entry(start: s, word: UInt64(n) << 16))
+            count += 1
+            endOffset = s + n
+            return
+        case .control(let start, let byte):
+            if !isEmpty, let last = entries.last, last.word & 0b1111 == 0, last.start + Int(last.word >> 16) == start {
+                // The control ending a text run shares its entry.
+                entries[entries.count - 1].word |= 0b1000 | UInt64(byte) << 8
+                count += 1
+                endOffset = start + 1
+                return
+            }
+        default:
+            break
+        }
         // Scalars joining a cluster that has not been shown yet simply become part of it, unless the
         // cluster's width is uncertain: then it is written settled anyway, and the read boundary is
         // kept as a write boundary (see `Tokenizer.segment`).
@@ -156,14 +174,6 @@ public struct TokenQueue: Sendable {
             default:
                 break
             }
-        }
-        if case .control(let start, let byte) = token, !isEmpty, let last = entries.last, last.word & 0b1111 == 0,
-           last.start + Int(last.word >> 16) == start {
-            // The control ending a text run shares its entry.
-            entries[entries.count - 1].word |= 0b1000 | UInt64(byte) << 8
-            count += 1
-            endOffset = start + 1
-            return
         }
         entries.append(Self.pack(token))
         count += 1

@@ -289,7 +289,9 @@ public struct Tokenizer: Sendable {
         let asciiOnly = store[start..<end].allSatisfy { $0 < 0x80 }
         if asciiOnly && (!continuesCluster || lastCluster.allSatisfy { $0 < 0x80 }) {
             tokens.append(.text(start: start, count: end - start))
-            lastCluster = [store[end - 1]]
+            // In place: a new array for every line of a flood was a malloc and a free each.
+            if lastCluster.count > 1 { lastCluster.removeAll(keepingCapacity: true) }
+            if lastCluster.isEmpty { lastCluster.append(store[end - 1]) } else { lastCluster[0] = store[end - 1] }
             return end - start
         }
         // Mixed text: two printable ASCII bytes in a row always have a grapheme boundary between

@@ -117,6 +117,11 @@ public struct FadeRenderer: Sendable {
     /// Widest terminal typewrite models, in cells; a wider (or absurd) width counts as unknown.
     static let maximumColumns = 10_000
 
+    /// Longest the last screenful takes to type in after the rows above it were written at once,
+    /// in seconds: long enough to be seen fading (30 frames), short enough that a flood ends soon
+    /// after its input does, however often it is read.
+    public static let lastScreenfulDuration: Seconds = 0.5
+
     /// One frame period at 60 frames per second, in seconds.
     public static let frameAllowance: Seconds = 1.0 / 60
 
@@ -202,8 +207,12 @@ public struct FadeRenderer: Sendable {
     public mutating func frame(at time: Seconds, into out: inout [UInt8]) {
         var settledUpTo = 0
         if configuration.maximumLag.isFinite {
-            settledUpTo = max(dueClusters(at: time), clustersScrolledOff(), clustersOverMemoryLimit())
-            if Double(settledUpTo) > pacing.front(at: time) { pacing.skip(to: Double(settledUpTo), at: time) }
+            let due = max(dueClusters(at: time), clustersOverMemoryLimit())
+            let unseen = clustersScrolledOff()
+            settledUpTo = max(due, unseen)
+            if Double(settledUpTo) > pacing.front(at: time) {
+                pacing.skip(to: Double(settledUpTo), at: time, within: unseen >= due ? Self.lastScreenfulDuration : .infinity)
+            }
         }
         render(front: pacing.front(at: time), finishing: false, settledUpTo: settledUpTo, into: &out)
     }

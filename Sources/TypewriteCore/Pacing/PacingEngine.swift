@@ -113,7 +113,8 @@ public struct PacingEngine: Sendable, Equatable {
     ///   - position: the new front, in clusters; a position at or behind the front changes nothing,
     ///     one past `received + fadeWidth` counts as the target.
     ///   - time: seconds on the caller's monotonic clock, not before earlier calls.
-    public mutating func skip(to position: Double, at time: Seconds) {
+    ///   - longest: the longest the rest may take, in seconds (> 0); the maximum lag by default.
+    public mutating func skip(to position: Double, at time: Seconds, within longest: Seconds = .infinity) {
         let current = front(at: time)
         guard position > current else { return }
         let deadline = settleTime
@@ -124,7 +125,7 @@ public struct PacingEngine: Sendable, Equatable {
             velocity = 0
             return
         }
-        let duration = min(max(remaining / charactersPerSecond, Self.minimumBurstDuration), maximumLag, deadline - time)
+        let duration = min(max(remaining / charactersPerSecond, Self.minimumBurstDuration), maximumLag, longest, deadline - time)
         segmentStart = position
         segmentTime = time
         velocity = remaining / duration
