@@ -178,6 +178,30 @@ struct FloodTests {
         #expect(TokenQueue.bytesPerEntry == 16)
     }
 
+    @Test("random streams on a short screen, written ahead often, settle to cat's screen within the bound",
+          arguments: 0..<4)
+    func randomStreamsWrittenAhead(shard: Int) {
+        var failures: [String] = []
+        for i in Swift.stride(from: shard, to: 60, by: 4) {
+            let seed = UInt64(7_000 + i)
+            var generator = StreamGenerator(seed: seed, families: Set(Family.allCases), forPyte: false)
+            let spec = generator.stream(seed: seed)
+            var driver = FidelityDriver(columns: spec.width, depth: spec.depth, cps: spec.cps, fade: spec.fade)
+            driver.configuration.rows = 3
+            let outcome = driver.run(spec.chunks, limitAfterInput: 30)
+            guard outcome.finished else { failures.append("seed \(seed): not finished"); continue }
+            if let quiet = outcome.quietAt, quiet > outcome.lastInput + driver.configuration.maximumLag + 2 * driver.framePeriod + 1e-9 {
+                failures.append("seed \(seed): still animating \(quiet - outcome.lastInput) s after the last read")
+            }
+            for margin in VirtualTerminal.MarginConvention.allCases {
+                let screens = Fidelity.screens(frames: outcome.frames.map(\.bytes), chunks: spec.chunks, columns: spec.width,
+                                               margin: margin, rows: 3)
+                if screens.typewrite != screens.cat { failures.append("seed \(seed) \(margin): \(screens.explanation)") }
+            }
+        }
+        #expect(failures.isEmpty, "\(failures.prefix(3).joined(separator: "\n"))")
+    }
+
     @Test("a resize gives the renderer the new height")
     func resizeRows() {
         var renderer = FadeRenderer(configuration: Self.driver(rows: nil).configuration)
