@@ -203,7 +203,8 @@ public struct FadeRenderer: Sendable {
     /// show nothing or break the bound: text that will have scrolled off the top of the screen
     /// before the front reaches it (the rows ahead counted against `rows`), every cluster of a burst
     /// whose deadline (arrival + maximum lag) has come, and the oldest text while the memory held
-    /// passes `memoryLimit`. The front then carries on from there, as fast as before at most.
+    /// passes `memoryLimit`. The front carries on from there, reaching the rest no later than it
+    /// would have; after rows written ahead, the last screenful takes `lastScreenfulDuration` at most.
     public mutating func frame(at time: Seconds, into out: inout [UInt8]) {
         var settledUpTo = 0
         if configuration.maximumLag.isFinite {
