@@ -27,6 +27,13 @@ Cases (numbers as in issue 5; targets in the table):
      typewrite was idle, waiting for input). p99 on llm-slow-local and on a steady generated stream
      (3 characters every 40 ms)
   9  against pv -qL at the same rate on the same 20 KB text, both to a pty (informational)
+  13 floods on an 80x24 pty through ../shared/tools/termcheck.py record, best of two against cat the same
+     way: seq 1 1000000, 32 MiB of "ab\n", 100 MiB of 72-character lines, a 50,000-line mix (text, tabs,
+     SGR colours, € and 日) and 200,000 CR progress rewrites each exit within 2.0 s of cat's exit with a
+     peak RSS (GNU time) of at most 64 MiB; output bytes of seq 1 1000000 at most 1.1x cat's; seq 1 200000
+     and the mix settle to cat's screen and scrollback (termcheck compare) with at least 8 fade colours
+     (termcheck frames); fade_coverage on llm-fast.trace at least 0.9; seq 1 100 at --cps 100 --max-lag
+     inf takes at least 1.7 s
 
 Only the standard library plus pyte and wcwidth (for the terminal model of cases 4 and 8).
 Benchmarks, not unit tests: the machine is noisy, so read the ratios; the header shows the load.
@@ -962,6 +969,125 @@ class Bench:
         self.table.add(f"9. same: bytes written to the pty", str(t["nbytes"]), pv=str(p["nbytes"]),
                        ratio=f"{t['nbytes'] / max(p['nbytes'], 1):.1f}×", note=f"{t['nbytes'] / size:.1f} bytes per input byte")
 
+    # 13: floods ---------------------------------------------------------------------------------------
+    def flood_inputs(self):
+        """The flood inputs of case 13, written once to the work directory: name -> path."""
+        d = os.path.join(self.work, "floods")
+        os.makedirs(d, exist_ok=True)
+
+        def make(name, gen):
+            path = os.path.join(d, name)
+            if not os.path.exists(path):
+                log(f"  generating {path}")
+                with open(path + ".tmp", "wb") as f:
+                    gen(f)
+                os.replace(path + ".tmp", path)
+            return path
+
+        def seq(n):
+            def gen(f):
+                for i in range(1, n + 1, 10000):
+                    f.write("".join(f"{k}\n" for k in range(i, min(n, i + 9999) + 1)).encode())
+            return gen
+
+        def ab(f):
+            f.write(b"ab\n" * ((32 << 20) // 3))
+
+        def lines72(f):
+            line = bytes(0x41 + i % 26 for i in range(72)) + b"\n"
+            block = line * 10000
+            left = (100 << 20) // len(line)
+            while left > 0:
+                f.write(block[:len(line) * min(left, 10000)])
+                left -= 10000
+
+        def mix(f):
+            rng = random.Random("typewrite-bench/floods")
+            pens = ["\x1b[31m", "\x1b[32m", "\x1b[1;34m", "\x1b[38;5;208m", "\x1b[38;2;10;200;90m", "\x1b[0m", "\x1b[m"]
+            words = "the quick brown fox jumps over lazy dog tide pool € 日本 日 café".split()
+            out = []
+            for _ in range(50000):
+                parts = []
+                for _ in range(rng.randint(1, 10)):
+                    r = rng.random()
+                    if r < 0.15:
+                        parts.append("\t")
+                    elif r < 0.35:
+                        parts.append(rng.choice(pens))
+                    parts.append(rng.choice(words) + " ")
+                out.append("".join(parts) + "\x1b[0m\n")
+            f.write("".join(out).encode())
+
+        def progress(f):
+            f.write(b"".join(b"progress %6d/200000 [%-20s]\r" % (i, b"#" * (i * 20 // 200000)) for i in range(200000)) + b"\n")
+
+        return {"seq 1 1000000": make("seq-1m", seq(1000000)), "32 MiB of ab\\n": make("ab-32m", ab),
+                "100 MiB of 72-char lines": make("lines72-100m", lines72), "50,000-line mix": make("mix-50k", mix),
+                "200,000 \\r rewrites": make("progress-200k", progress), "seq 1 200000": make("seq-200k", seq(200000))}
+
+    def termcheck(self, mode, path, argv, *extra, timeout=180):
+        tool = os.path.join(self.a.traces, "..", "tools", "termcheck.py")
+        r = subprocess.run([sys.executable, tool, mode, *extra, "--bin", path, "--timeout", str(timeout), "--", *argv],
+                           capture_output=True, text=True)
+        try:
+            return json.loads(r.stdout.strip().splitlines()[-1])
+        except (IndexError, ValueError):
+            return {"error": (r.stderr or r.stdout)[-300:]}
+
+    def case_floods(self):
+        log("[13] floods on an 80x24 pty (termcheck.py record), exit against cat's, best of two each")
+        inputs = self.flood_inputs()
+        rss_path = os.path.join(self.work, "rss-flood.txt")
+        seq_bytes = None
+        for name in ["seq 1 1000000", "32 MiB of ab\\n", "100 MiB of 72-char lines", "50,000-line mix", "200,000 \\r rewrites"]:
+            path = inputs[name]
+            best, rss, nbytes = {}, 0, {}
+            for _ in range(2):
+                for prog, argv in (("cat", [self.cat]), ("typewrite", [self.tw])):
+                    r = self.termcheck("record", path, with_peak_rss(argv, rss_path))
+                    if r.get("rc") != 0:
+                        log(f"  {name} {prog}: {r}")
+                        best[prog] = float("inf")
+                        continue
+                    best[prog] = min(best.get(prog, float("inf")), r["exit_s"])
+                    nbytes[prog] = r["output_bytes"]
+                    if prog == "typewrite":
+                        rss = max(rss, read_peak_rss(rss_path) or 0)
+            after = best["typewrite"] - best["cat"]
+            log(f"  {name}: typewrite exits {after:.2f} s after cat ({best['typewrite']:.2f} vs {best['cat']:.2f} s), "
+                f"peak RSS {mib(rss):.1f} MiB")
+            self.table.add(f"13. Flood `{name}`: exit after cat's exit (s, best of 2)", fmt(after), fmt(best["cat"]),
+                           target="≤ 2.0 s, RSS ≤ 64 MiB", ok=after <= 2.0 and 0 < rss <= 64 * 1024,
+                           note=f"exit {best['typewrite']:.2f} s; peak RSS {mib(rss):.1f} MiB")
+            if name == "seq 1 1000000":
+                seq_bytes = nbytes
+        if seq_bytes and "typewrite" in seq_bytes:
+            ratio = seq_bytes["typewrite"] / seq_bytes["cat"]
+            self.table.add("13. Output bytes, `seq 1 1000000` on a pty", str(seq_bytes["typewrite"]), str(seq_bytes["cat"]),
+                           ratio=f"{ratio:.3f}×", target="≤ 1.1× cat", ok=ratio <= 1.1)
+        for name in ["seq 1 200000", "50,000-line mix"]:
+            r = self.termcheck("frames", inputs[name], [self.tw])
+            ok = r.get("screen_identical") is True and (r.get("intermediate_colors") or 0) >= 8
+            self.table.add(f"13. `{name}`: settled screen + scrollback = cat's; fade colours",
+                           f"{'identical' if r.get('screen_identical') else 'differs'}, {r.get('intermediate_colors')} colours",
+                           target="identical, ≥ 8", ok=ok,
+                           note="" if ok else json.dumps({k: r.get(k) for k in ("first_diff_line", "got", "want", "error")})[:200])
+        tool = os.path.join(self.a.traces, "..", "tools", "termcheck.py")
+        p = subprocess.run([sys.executable, tool, "frames", "--trace", os.path.join(self.a.traces, "llm-fast.trace"), "--", self.tw],
+                           capture_output=True, text=True)
+        try:
+            cov = json.loads(p.stdout.strip().splitlines()[-1]).get("fade_coverage")
+        except (IndexError, ValueError):
+            cov = None
+        self.table.add("13. fade_coverage, llm-fast.trace (termcheck frames)", fmt(cov, nd=3), target="≥ 0.9",
+                       ok=cov is not None and cov >= 0.9)
+        with open(os.path.join(self.work, "seq-100.txt"), "w") as f:
+            f.write("".join(f"{i}\n" for i in range(1, 101)))
+        r = self.termcheck("record", os.path.join(self.work, "seq-100.txt"), [self.tw, "--cps", "100", "--max-lag", "inf"])
+        wall = r.get("exit_s")
+        self.table.add("13. `seq 1 100 \\| typewrite --cps 100 --max-lag inf` (s)", fmt(wall), target="≥ 1.7 s",
+                       ok=wall is not None and wall >= 1.7 and r.get("rc") == 0)
+
     def run(self):
         only = set(self.a.only.split(",")) if self.a.only else None
         t0 = time.monotonic()
@@ -973,7 +1099,7 @@ class Bench:
             log("  warning: the machine is busy; timings (startup, frames, lag) will be noisy")
         steps = [("1", self.case_throughput), ("2", self.case_startup), ("3", self.case_idle),
                  ("4", self.case_traces), ("5", self.case_burst), ("7", self.case_memory_animated),
-                 ("8", self.case_frames), ("9", self.case_pv)]
+                 ("8", self.case_frames), ("9", self.case_pv), ("13", self.case_floods)]
         for key, fn in steps:
             if only and key not in only:
                 continue
@@ -1013,7 +1139,7 @@ def main():
     ap = argparse.ArgumentParser(description="typewrite benchmark (issue 5)")
     ap.add_argument("--binary", default=os.path.join(here, "..", ".build", "release", "typewrite"))
     ap.add_argument("--quick", action="store_true", help="fewer runs, smaller inputs (about a minute)")
-    ap.add_argument("--only", help="comma-separated case numbers to run: 1,2,3,4,5,7,8,9 (4 also gives 5-CPU, 6, 8)")
+    ap.add_argument("--only", help="comma-separated case numbers to run: 1,2,3,4,5,7,8,9,13 (4 also gives 5-CPU, 6, 8)")
     ap.add_argument("--trace-names", help="comma-separated trace names for case 4 (default: all; --quick: three)")
     ap.add_argument("--traces", default=os.path.join(here, "..", "..", "shared", "traces"))
     ap.add_argument("--workdir", default="/tmp/typewrite-bench")

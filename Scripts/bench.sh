@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# typewrite benchmark (issue 5): Scripts/bench.sh [--quick] [--only=1,2,…] [--trace-names=a,b] [path/to/typewrite]
+# typewrite benchmark (issue 5; case 13: floods): Scripts/bench.sh [--quick] [--only=1,2,…] [--trace-names=a,b] [path/to/typewrite]
 # Without a path it builds `swift build -c release` and measures .build/release/typewrite.
 # Installs pv, strace and GNU time (Debian) and pyte + wcwidth (pip) when missing; bench.py measures.
 # Prints a markdown table (case | typewrite | cat | pv | ratio | target | result) on stdout, progress

@@ -53,7 +53,7 @@ public enum Runner {
             // Recording (--animate=always to a file or pipe): assume a terminal of COLUMNS cells.
             let columns = outputIsTerminal ? System.terminalColumns(output) : environment["COLUMNS"].flatMap { Int($0) } ?? 80
             var configuration = capabilities.fadeConfiguration(
-                columns: columns, newlineReturnsCarriage: outputIsTerminal ? System.translatesNewline(output) : true,
+                columns: columns, rows: outputIsTerminal ? System.terminalRows(output) : nil, newlineReturnsCarriage: outputIsTerminal ? System.translatesNewline(output) : true,
                 ambiguousIsWide: options.ambiguousIsWide)
             configuration.charactersPerSecond = options.charactersPerSecond
             configuration.fadeWidth = options.fadeWidth

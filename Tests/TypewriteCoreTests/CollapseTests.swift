@@ -284,7 +284,7 @@ struct CollapseTests {
         h.settle()
         #expect(h.lines.last == "Read more")
         var out: [UInt8] = []
-        h.view.resize(columns: 40, into: &out)
+        h.view.resize(columns: 40, rows: nil, into: &out)
         h.write(out)
         h.receive([Array(bytes[10...])])
         h.end()

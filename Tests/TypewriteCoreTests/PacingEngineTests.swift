@@ -132,3 +132,27 @@ struct PacingEngineTests {
         }
     }
 }
+
+@Suite("PacingEngine.skip")
+struct PacingSkipTests {
+    @Test("skipping ahead moves the front and never delays the rest past the old segment's end")
+    func skipKeepsDeadline() {
+        var engine = PacingEngine(charactersPerSecond: 80, fadeWidth: 10)
+        engine.receive(100_000, at: 0)
+        let before = engine.settleTime
+        engine.skip(to: 99_800, at: 0.1)
+        #expect(engine.front(at: 0.1) == 99_800)
+        #expect(engine.settleTime <= before + 1e-9)
+        #expect(engine.front(at: 0.2) < 99_830)  // the rest glides in, it does not jump
+        #expect(engine.isSettled(at: before))
+    }
+
+    @Test("skipping to or behind the front changes nothing")
+    func skipBehind() {
+        var engine = PacingEngine(charactersPerSecond: 80, fadeWidth: 10)
+        engine.receive(100, at: 0)
+        let copy = engine
+        engine.skip(to: engine.front(at: 0.5) - 1, at: 0.5)
+        #expect(engine == copy)
+    }
+}

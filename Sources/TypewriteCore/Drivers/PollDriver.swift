@@ -241,7 +241,7 @@ public struct PollDriver {
 
     private mutating func handleSignal(_ signo: Int32, _ session: inout Session, at now: Seconds, out: inout SessionOutput) -> Outcome? {
         if signo == SIGWINCH {
-            session.resize(columns: System.terminalColumns(setup.output), into: &out)
+            session.resize(columns: System.terminalColumns(setup.output), rows: System.terminalRows(setup.output), into: &out)
             return nil
         }
         guard let signal = SessionSignal(posixNumber: signo) else { return nil }

@@ -105,3 +105,271 @@ public struct ByteStore: Sendable {
         head = 0
     }
 }
+
+/// Tokens waiting to be shown, oldest first.
+///
+/// Each is held packed in 16 bytes (its start offset and one word of fields), and a text run keeps
+/// the C0 control that ends it (a line's LF, a progress line's CR) in the same 16 bytes, so a flood
+/// of short lines costs about as much memory per byte as the lines themselves, not several times
+/// that. Reading out gives the tokens one by one, as appended.
+public struct TokenQueue: Sendable {
+    /// A packed token. `word` bits 0–2 name the case; the rest by case:
+    /// text: bit 3 set when the control byte in bits 8–15 follows the run, count in bits 16–63;
+    /// cluster, extend: bit 3 `isCertain`, width in bits 8–23, length in bits 24–63;
+    /// control: the byte in bits 8–15;
+    /// sequence: kind in bits 3–5, intermediates bit 6, controls bit 7, final byte (or the
+    /// escape's final) in bits 8–15, private marker (or intermediate) in bits 16–23, length in bits 24–63;
+    /// raw: length in bits 24–63.
+    struct Entry: Sendable {
+        var start: Int
+        var word: UInt64
+    }
+
+    private var entries: [Entry] = []
+    private var head = 0
+    /// Absolute offset one past the last byte covered by an appended token.
+    public private(set) var endOffset = 0
+    /// Tokens held (a text run and the control packed with it count as two).
+    public private(set) var count = 0
+
+    public init() {}
+
+    public var isEmpty: Bool { head == entries.count }
+    public var first: Token? { isEmpty ? nil : Self.leading(entries[head]) }
+
+    /// Memory the held tokens take, in bytes (16 per entry, not counting the array's slack).
+    public var storedBytes: Int { (entries.count - head) * MemoryLayout<Entry>.stride }
+
+    /// Memory one more entry takes, in bytes.
+    public static var bytesPerEntry: Int { MemoryLayout<Entry>.stride }
+
+    mutating func append(_ token: Token) {
+        switch token {
+        case .text(let s, let n):
+            // The common cases first, without the general packing (a flood appends millions).
+            entries.append(Entry(start: s, word: UInt64(n) << 16))
+            count += 1
+            endOffset = s + n
+            return
+        case .control(let start, let byte):
+            if !isEmpty, let last = entries.last, last.word & 0b1111 == 0, last.start + Int(last.word >> 16) == start {
+                // The control ending a text run shares its entry.
+                entries[entries.count - 1].word |= 0b1000 | UInt64(byte) << 8
+                count += 1
+                endOffset = start + 1
+                return
+            }
+        default:
+            break
+        }
+        // Scalars joining a cluster that has not been shown yet simply become part of it, unless the
+        // cluster's width is uncertain: then it is written settled anyway, and the read boundary is
+        // kept as a write boundary (see `Tokenizer.segment`).
+        if case .extend(let start, let length, let width, let certain) = token, certain, !isEmpty, let last = lastToken {
+            switch last {
+            case .cluster(let s, let n, _, _) where s + n == start:
+                entries[entries.count - 1] = Self.pack(.cluster(start: s, length: n + length, width: width, isCertain: certain))
+                endOffset = start + length
+                return
+            case .text(let s, let n) where s + n == start:
+                if n > 1 {
+                    entries[entries.count - 1] = Self.pack(.text(start: s, count: n - 1))
+                } else {
+                    entries.removeLast()
+                    count -= 1
+                }
+                append(.cluster(start: start - 1, length: length + 1, width: width, isCertain: certain))
+                return
+            default:
+                break
+            }
+        }
+        entries.append(Self.pack(token))
+        count += 1
+        switch token {
+        case .text(let s, let n): endOffset = s + n
+        case .cluster(let s, let n, _, _), .extend(let s, let n, _, _), .sequence(let s, let n, _), .raw(let s, let n):
+            endOffset = s + n
+        case .control(let s, _): endOffset = s + 1
+        }
+    }
+
+    /// Makes the next `length` bytes part of the newest token, a `.cluster` or `.extend` whose bytes
+    /// end in ZWJ, of uncertain width `width` in all.
+    mutating func joinLast(length: Int, width: Int) {
+        switch lastToken {
+        case .cluster(let s, let n, _, _)?:
+            entries[entries.count - 1] = Self.pack(.cluster(start: s, length: n + length, width: width, isCertain: false))
+        case .extend(let s, let n, _, _)?:
+            entries[entries.count - 1] = Self.pack(.extend(start: s, length: n + length, width: width, isCertain: false))
+        default:
+            preconditionFailure("joinLast after a token that cannot end in ZWJ")
+        }
+        endOffset += length
+    }
+
+    /// Appends raw bytes, merging with a raw token just before them.
+    mutating func appendRaw(start: Int, length: Int) {
+        if !isEmpty, case .raw(let s, let n)? = lastToken, s + n == start {
+            entries[entries.count - 1] = Self.pack(.raw(start: s, length: n + length))
+            endOffset = start + length
+        } else {
+            append(.raw(start: start, length: length))
+        }
+    }
+
+    /// Removes and returns the oldest token.
+    public mutating func removeFirst() -> Token {
+        let entry = entries[head]
+        let token = Self.leading(entry)
+        count -= 1
+        if case .text(let s, let n) = token, entry.word & 0b1000 != 0 {
+            // The control packed after the run is next.
+            entries[head] = Self.pack(.control(start: s + n, byte: UInt8(truncatingIfNeeded: entry.word >> 8)))
+            return token
+        }
+        head += 1
+        reclaimFront()
+        return token
+    }
+
+    /// Removes the oldest tokens while they are whole lines of printable ASCII, each text run
+    /// ended by LF (or a bare LF), contiguous, of at most `clusterLimit` clusters and `byteLimit`
+    /// bytes in all. Returns their bytes' absolute offsets and the clusters they hold; nil when the
+    /// oldest token is not such a line.
+    mutating func removeLines(clusterLimit: Int, byteLimit: Int) -> (bytes: Range<Int>, clusters: Int)? {
+        guard !isEmpty else { return nil }
+        let first = entries[head].start
+        var end = first, clusters = 0, i = head
+        while i < entries.count {
+            let entry = entries[i]
+            let n: Int
+            if entry.word & 0xFF0F == 0x0A08 {
+                n = Int(entry.word >> 16)
+            } else if entry.word & 0xFFFF == 0x0A03 {
+                n = 0
+            } else {
+                break
+            }
+            guard entry.start == end, clusters + n <= clusterLimit, end + n + 1 - first <= byteLimit else { break }
+            clusters += n
+            end = entry.start + n + 1
+            count -= n > 0 ? 2 : 1
+            i += 1
+        }
+        guard i > head else { return nil }
+        head = i
+        reclaimFront()
+        return (first..<end, clusters)
+    }
+
+    /// Frees the entries before `head` once there are many of them.
+    private mutating func reclaimFront() {
+        if head == entries.count {
+            entries.removeAll(keepingCapacity: entries.capacity <= 4096)
+            head = 0
+        } else if head >= 4096 && head * 2 >= entries.count {
+            entries.removeFirst(head)
+            head = 0
+        }
+    }
+
+    /// Replaces the oldest token (used to consume part of a text run): a `.text` for a `.text`.
+    mutating func replaceFirst(with token: Token) {
+        let kept = entries[head].word & 0xFF08  // a control packed after the run stays
+        entries[head] = Self.pack(token)
+        if case .text = token { entries[head].word |= kept }
+    }
+
+    /// Calls `body` with the held tokens from the newest to the oldest until it returns false.
+    public func forEachFromNewest(_ body: (Token) -> Bool) {
+        var i = entries.count - 1
+        while i >= head {
+            let entry = entries[i]
+            let token = Self.leading(entry)
+            if entry.word & 0b1111 == 0b1000, case .text(let s, let n) = token {
+                guard body(.control(start: s + n, byte: UInt8(truncatingIfNeeded: entry.word >> 8))) else { return }
+            }
+            guard body(token) else { return }
+            i -= 1
+        }
+    }
+
+    /// Calls `body` with the held tokens from the oldest to the newest until it returns false.
+    public func forEachFromOldest(_ body: (Token) -> Bool) {
+        for i in head..<entries.count {
+            let entry = entries[i]
+            let token = Self.leading(entry)
+            guard body(token) else { return }
+            if entry.word & 0b1111 == 0b1000, case .text(let s, let n) = token {
+                guard body(.control(start: s + n, byte: UInt8(truncatingIfNeeded: entry.word >> 8))) else { return }
+            }
+        }
+    }
+
+    /// The newest token held.
+    private var lastToken: Token? {
+        guard let entry = entries.last, !isEmpty else { return nil }
+        let token = Self.leading(entry)
+        if entry.word & 0b1111 == 0b1000, case .text(let s, let n) = token {
+            return .control(start: s + n, byte: UInt8(truncatingIfNeeded: entry.word >> 8))
+        }
+        return token
+    }
+
+    private static func pack(_ token: Token) -> Entry {
+        func sized(_ kind: UInt64, _ length: Int) -> UInt64 { kind | UInt64(length) << 24 }
+        switch token {
+        case .text(let s, let n):
+            return Entry(start: s, word: 0 | UInt64(n) << 16)
+        case .cluster(let s, let n, let width, let certain), .extend(let s, let n, let width, let certain):
+            // A width past 16 bits cannot be certain (no terminal draws such a cluster predictably).
+            let fits = width >= 0 && width <= 0xFFFF
+            let kind: UInt64 = if case .cluster = token { 1 } else { 2 }
+            return Entry(start: s, word: sized(kind, n) | (certain && fits ? 0b1000 : 0)
+                | UInt64(min(max(width, 0), 0xFFFF)) << 8)
+        case .control(let s, let byte):
+            return Entry(start: s, word: 3 | UInt64(byte) << 8)
+        case .sequence(let s, let n, let kind):
+            var word = sized(4, n)
+            switch kind {
+            case .csi(let final, let marker, let intermediates, let controls):
+                word |= UInt64(final) << 8 | UInt64(marker) << 16 | (intermediates ? 1 << 6 : 0) | (controls ? 1 << 7 : 0)
+            case .escape(let final, let intermediate):
+                word |= 1 << 3 | UInt64(final) << 8 | UInt64(intermediate) << 16
+            case .operatingSystemCommand: word |= 2 << 3
+            case .controlString: word |= 3 << 3
+            case .singleShift: word |= 4 << 3
+            case .broken: word |= 5 << 3
+            }
+            return Entry(start: s, word: word)
+        case .raw(let s, let n):
+            return Entry(start: s, word: sized(5, n))
+        }
+    }
+
+    /// The first token an entry stands for (for a text run with a control, the run).
+    private static func leading(_ entry: Entry) -> Token {
+        let w = entry.word, s = entry.start
+        let byte8 = UInt8(truncatingIfNeeded: w >> 8), byte16 = UInt8(truncatingIfNeeded: w >> 16)
+        let length = Int(w >> 24)
+        switch w & 0b111 {
+        case 0: return .text(start: s, count: Int(w >> 16))
+        case 1: return .cluster(start: s, length: length, width: Int((w >> 8) & 0xFFFF), isCertain: w & 0b1000 != 0)
+        case 2: return .extend(start: s, length: length, width: Int((w >> 8) & 0xFFFF), isCertain: w & 0b1000 != 0)
+        case 3: return .control(start: s, byte: byte8)
+        case 4:
+            let kind: SequenceKind
+            switch (w >> 3) & 0b111 {
+            case 0: kind = .csi(final: byte8, privateMarker: byte16, hasIntermediates: w & 1 << 6 != 0, hasControls: w & 1 << 7 != 0)
+            case 1: kind = .escape(final: byte8, intermediate: byte16)
+            case 2: kind = .operatingSystemCommand
+            case 3: kind = .controlString
+            case 4: kind = .singleShift
+            default: kind = .broken
+            }
+            return .sequence(start: s, length: length, kind: kind)
+        default: return .raw(start: s, length: length)
+        }
+    }
+}

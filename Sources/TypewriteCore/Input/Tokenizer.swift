@@ -303,7 +303,7 @@ public struct Tokenizer: Sendable {
         let asciiOnly = store[start..<end].allSatisfy { $0 < 0x80 }
         if asciiOnly && (!continuesCluster || lastCluster.allSatisfy { $0 < 0x80 }) {
             tokens.append(.text(start: start, count: end - start))
-            setLastCluster([store[end - 1]], tokenWidth: 1, clusterWidth: 1, certain: true)
+            setLastCluster(asciiByte: store[end - 1])
             return end - start
         }
         // Mixed text: two printable ASCII bytes in a row always have a grapheme boundary between
@@ -333,7 +333,7 @@ public struct Tokenizer: Sendable {
         if asciiStart < end {
             tokens.append(.text(start: asciiStart, count: end - asciiStart))
             clusters += end - asciiStart
-            setLastCluster([store[end - 1]], tokenWidth: 1, clusterWidth: 1, certain: true)
+            setLastCluster(asciiByte: store[end - 1])
         }
         return clusters
     }
@@ -426,6 +426,16 @@ public struct Tokenizer: Sendable {
         return clusters
     }
 
+    /// `setLastCluster` for one printable ASCII byte, in place: a new array for every line of a
+    /// flood was a malloc and a free each.
+    private mutating func setLastCluster(asciiByte byte: UInt8) {
+        if lastCluster.count > 1 { lastCluster.removeAll(keepingCapacity: true) }
+        if lastCluster.isEmpty { lastCluster.append(byte) } else { lastCluster[0] = byte }
+        lastTokenWidth = 1
+        lastClusterWidth = 1
+        lastTokenIsCertain = true
+    }
+
     private mutating func setLastCluster(_ bytes: [UInt8], tokenWidth: Int, clusterWidth: Int, certain: Bool) {
         lastCluster = bytes
         lastTokenWidth = tokenWidth
@@ -434,91 +444,4 @@ public struct Tokenizer: Sendable {
     }
 
     static let zeroWidthJoiner: Unicode.Scalar = "\u{200D}"
-}
-
-/// Tokens waiting to be shown, oldest first.
-public struct TokenQueue: Sendable {
-    private var tokens: [Token] = []
-    private var head = 0
-    /// Absolute offset one past the last byte covered by an appended token.
-    public private(set) var endOffset = 0
-
-    public init() {}
-
-    public var isEmpty: Bool { head == tokens.count }
-    public var count: Int { tokens.count - head }
-    public var first: Token? { isEmpty ? nil : tokens[head] }
-
-    mutating func append(_ token: Token) {
-        // Scalars joining a cluster that has not been shown yet simply become part of it, unless the
-        // cluster's width is uncertain: then it is written settled anyway, and the read boundary is
-        // kept as a write boundary (see `Tokenizer.segment`).
-        if case .extend(let start, let length, let width, let certain) = token, certain, tokens.count > head, let last = tokens.last {
-            switch last {
-            case .cluster(let s, let n, _, _) where s + n == start:
-                tokens[tokens.count - 1] = .cluster(start: s, length: n + length, width: width, isCertain: certain)
-                endOffset = start + length
-                return
-            case .text(let s, let n) where s + n == start:
-                if n > 1 {
-                    tokens[tokens.count - 1] = .text(start: s, count: n - 1)
-                } else {
-                    tokens.removeLast()
-                }
-                tokens.append(.cluster(start: start - 1, length: length + 1, width: width, isCertain: certain))
-                endOffset = start + length
-                return
-            default:
-                break
-            }
-        }
-        tokens.append(token)
-        switch token {
-        case .text(let s, let n): endOffset = s + n
-        case .cluster(let s, let n, _, _), .extend(let s, let n, _, _), .sequence(let s, let n, _), .raw(let s, let n):
-            endOffset = s + n
-        case .control(let s, _): endOffset = s + 1
-        }
-    }
-
-    /// Makes the next `length` bytes part of the newest token, a `.cluster` or `.extend` whose bytes
-    /// end in ZWJ, of uncertain width `width` in all.
-    mutating func joinLast(length: Int, width: Int) {
-        switch tokens[tokens.count - 1] {
-        case .cluster(let s, let n, _, _):
-            tokens[tokens.count - 1] = .cluster(start: s, length: n + length, width: width, isCertain: false)
-        case .extend(let s, let n, _, _):
-            tokens[tokens.count - 1] = .extend(start: s, length: n + length, width: width, isCertain: false)
-        default:
-            preconditionFailure("joinLast after a token that cannot end in ZWJ")
-        }
-        endOffset += length
-    }
-
-    /// Appends raw bytes, merging with a raw token just before them.
-    mutating func appendRaw(start: Int, length: Int) {
-        if let last = tokens.last, tokens.count > head, case .raw(let s, let n) = last, s + n == start {
-            tokens[tokens.count - 1] = .raw(start: s, length: n + length)
-            endOffset = start + length
-        } else {
-            append(.raw(start: start, length: length))
-        }
-    }
-
-    /// Removes and returns the oldest token.
-    public mutating func removeFirst() -> Token {
-        let token = tokens[head]
-        head += 1
-        if head == tokens.count {
-            tokens.removeAll(keepingCapacity: tokens.capacity <= 4096)
-            head = 0
-        } else if head >= 4096 && head * 2 >= tokens.count {
-            tokens.removeFirst(head)
-            head = 0
-        }
-        return token
-    }
-
-    /// Replaces the oldest token (used to consume part of a text run).
-    mutating func replaceFirst(with token: Token) { tokens[head] = token }
 }

@@ -107,7 +107,8 @@ public final class Typewriter: @unchecked Sendable {
         var movesCursor = false
         if capabilities.animates {
             let columns = size?.columns ?? environment["COLUMNS"].flatMap { Int($0) } ?? 80
-            var configuration = capabilities.fadeConfiguration(columns: columns, newlineReturnsCarriage: output.translatesNewline,
+            var configuration = capabilities.fadeConfiguration(columns: columns, rows: size?.rows,
+                                                               newlineReturnsCarriage: output.translatesNewline,
                                                                ambiguousIsWide: settings.ambiguousIsWide)
             configuration.charactersPerSecond = settings.charactersPerSecond
             configuration.fadeWidth = settings.fadeWidth
@@ -163,7 +164,7 @@ public final class Typewriter: @unchecked Sendable {
             if let size, session.isAnimated, size.columns != lastColumns {
                 lastColumns = size.columns
                 var out = SessionOutput()
-                session.resize(columns: size.columns, into: &out)
+                session.resize(columns: size.columns, rows: size.rows, into: &out)
                 flush(out)
             }
             let terminal = SnapshotStage.Terminal(movesCursor: movesCursor, columns: size?.columns, rows: size?.rows)

@@ -105,6 +105,32 @@ public struct PacingEngine: Sendable, Equatable {
         return segmentTime + (target - segmentStart) / velocity
     }
 
+    /// Moves the front ahead to `position` at `time`: the clusters before it were written at once,
+    /// settled (they would have scrolled off unseen, or their deadline came). The rest is paced
+    /// from there as a new burst, and never later than the segment it replaces would have shown
+    /// it, so every cluster keeps its deadline.
+    /// - Parameters:
+    ///   - position: the new front, in clusters; a position at or behind the front changes nothing,
+    ///     one past `received + fadeWidth` counts as the target.
+    ///   - time: seconds on the caller's monotonic clock, not before earlier calls.
+    ///   - longest: the longest the rest may take, in seconds (> 0); the maximum lag by default.
+    public mutating func skip(to position: Double, at time: Seconds, within longest: Seconds = .infinity) {
+        let current = front(at: time)
+        guard position > current else { return }
+        let deadline = settleTime
+        let remaining = target - position
+        guard remaining > 0, deadline > time else {
+            segmentStart = target
+            segmentTime = time
+            velocity = 0
+            return
+        }
+        let duration = min(max(remaining / charactersPerSecond, Self.minimumBurstDuration), maximumLag, longest, deadline - time)
+        segmentStart = position
+        segmentTime = time
+        velocity = remaining / duration
+    }
+
     /// Jumps the front to its target: everything received counts as shown (after the writer
     /// flushed it all at once, on a signal), so text that arrives later is paced from there.
     public mutating func settleNow() {

@@ -23,6 +23,15 @@ public struct FadeConfiguration: Sendable {
     public var newlineReturnsCarriage = true
     /// Terminal width in cells; nil when unknown (nothing fades then).
     public var columns: Int?
+    /// Terminal height in rows; nil when unknown. When known (and `maximumLag` is finite), text that
+    /// will have scrolled off the top before the front reaches it is written at once, settled:
+    /// only the last screenful animates.
+    public var rows: Int?
+    /// Memory held for input not yet shown above which the oldest of it is written at once,
+    /// settled, until half of it is left, in bytes (see `FadeRenderer.pendingBytes`); nil = never.
+    /// Ignored when `maximumLag` is infinite (a strict typewriter waits instead). Default 16 MiB,
+    /// under the point where the reader stops reading, so that a flood never makes the producer wait.
+    public var memoryLimit: Int? = 16 << 20
 
     public init() {}
 }
@@ -48,6 +57,13 @@ public struct FadeRenderer: Sendable {
     private var ramp: ColorRamp
     private var revealed = 0
     private var inputEnded = false
+    /// Terminal height in rows when known and in use for scrolling ahead.
+    private var rows: Int?
+    /// `queue.endOffset` when the text ahead was last measured for scrolling ahead.
+    private var scrolledAheadAt = -1
+    /// Per burst that is not yet due: clusters received up to its end and its arrival time.
+    private var arrivals: [(clusters: Int, time: Seconds)] = []
+    private var arrivalsHead = 0
 
     // Terminal model.
     private var columns: Int?
@@ -101,6 +117,11 @@ public struct FadeRenderer: Sendable {
     /// Widest terminal typewrite models, in cells; a wider (or absurd) width counts as unknown.
     static let maximumColumns = 10_000
 
+    /// Longest the last screenful takes to type in after the rows above it were written at once,
+    /// in seconds: long enough to be seen fading (30 frames), short enough that a flood ends soon
+    /// after its input does, however often it is read.
+    public static let lastScreenfulDuration: Seconds = 0.5
+
     /// One frame period at 60 frames per second, in seconds.
     public static let frameAllowance: Seconds = 1.0 / 60
 
@@ -118,20 +139,21 @@ public struct FadeRenderer: Sendable {
         self.ramp = ColorRamp(depth: configuration.colorDepth, levels: configuration.levels)
         self.columns = configuration.columns.flatMap { $0 > 0 && $0 <= Self.maximumColumns ? $0 : nil }
         self.column = self.columns == nil ? nil : 0
+        self.rows = configuration.rows.flatMap { $0 > 0 && $0 <= Self.maximumColumns ? $0 : nil }
     }
 
     // MARK: Input side
 
     /// Takes bytes as read (any split) that arrived at `time`.
     public mutating func receive(_ bytes: some Collection<UInt8>, at time: Seconds) {
-        let tokensBefore = queue.count
+        let tokensBefore = queue.storedBytes
         store.append(contentsOf: bytes)
         let clusters = tokenizer.scan(store, into: &queue)
         noteReadBoundary()
         pacing.receive(clusters, at: time)
+        noteArrival(clusters, at: time)
         if bytes.count >= 4096 {
-            bytesOfMemoryPerInputByte = 1 + Double(2 * max(0, queue.count - tokensBefore) * MemoryLayout<Token>.stride)
-                / Double(bytes.count)
+            bytesOfMemoryPerInputByte = 1 + Double(2 * max(0, queue.storedBytes - tokensBefore)) / Double(bytes.count)
         }
     }
 
@@ -140,13 +162,14 @@ public struct FadeRenderer: Sendable {
         let clusters = tokenizer.finish(store, into: &queue)
         noteReadBoundary()
         pacing.receive(clusters, at: time)
+        noteArrival(clusters, at: time)
         inputEnded = true
     }
 
     /// Memory held for input not yet written, in bytes: the input bytes and the tokens that
     /// describe them, counted twice for the slack of a growing array (a flood of short lines
-    /// costs far more in tokens than in bytes). Reading pauses on it.
-    public var pendingBytes: Int { pendingInputBytes + 2 * queue.count * MemoryLayout<Token>.stride }
+    /// costs more in tokens than in bytes). Reading pauses on it.
+    public var pendingBytes: Int { pendingInputBytes + 2 * queue.storedBytes }
 
     /// Input bytes received and not yet written.
     public var pendingInputBytes: Int { store.end - writtenOffset }
@@ -198,8 +221,133 @@ public struct FadeRenderer: Sendable {
     // MARK: Frames
 
     /// Writes what changed by `time` into `out`: newly revealed clusters and repainted fading cells.
+    ///
+    /// With a finite maximum lag, text is also written at once, settled, where animating it would
+    /// show nothing or break the bound: text that will have scrolled off the top of the screen
+    /// before the front reaches it (the rows ahead counted against `rows`), every cluster of a burst
+    /// whose deadline (arrival + maximum lag) has come, and the oldest text while the memory held
+    /// passes `memoryLimit`. The front carries on from there, reaching the rest no later than it
+    /// would have; after rows written ahead, the last screenful takes `lastScreenfulDuration` at most.
     public mutating func frame(at time: Seconds, into out: inout [UInt8]) {
-        render(front: pacing.front(at: time), finishing: false, into: &out)
+        var settledUpTo = 0
+        if configuration.maximumLag.isFinite {
+            let due = max(dueClusters(at: time), clustersOverMemoryLimit())
+            let unseen = clustersScrolledOff()
+            settledUpTo = max(due, unseen)
+            if Double(settledUpTo) > pacing.front(at: time) {
+                pacing.skip(to: Double(settledUpTo), at: time, within: unseen >= due ? Self.lastScreenfulDuration : .infinity)
+            }
+        }
+        render(front: pacing.front(at: time), finishing: false, settledUpTo: settledUpTo, into: &out)
+    }
+
+    // MARK: Writing ahead of the front
+
+    private mutating func noteArrival(_ clusters: Int, at time: Seconds) {
+        guard clusters > 0, configuration.maximumLag.isFinite else { return }
+        arrivals.append((pacing.received, time))
+    }
+
+    /// Clusters that must be fully shown by `time`: those of every burst whose deadline has come
+    /// (one frame early, so the frame that shows them is still within the bound).
+    private mutating func dueClusters(at time: Seconds) -> Int {
+        var due = 0
+        while arrivalsHead < arrivals.count, arrivals[arrivalsHead].time + configuration.maximumLag - Self.frameAllowance <= time {
+            due = arrivals[arrivalsHead].clusters
+            arrivalsHead += 1
+        }
+        if arrivalsHead == arrivals.count {
+            arrivals.removeAll(keepingCapacity: arrivals.capacity <= 1024)
+            arrivalsHead = 0
+        } else if arrivalsHead >= 1024 && arrivalsHead * 2 >= arrivals.count {
+            arrivals.removeFirst(arrivalsHead)
+            arrivalsHead = 0
+        }
+        return due
+    }
+
+    /// Clusters (counted from the first received) before the last screenful of the text waiting:
+    /// the rows ahead of them (line feeds, and the wraps of the text between) fill the screen, so
+    /// they will have scrolled off the top before the front reaches them. 0 when the rows are
+    /// unknown or a barrier whose effect on the rows is unknown (cursor movement, BS…) comes first.
+    ///
+    /// The count is a lower bound of the rows the cursor moves down: a line of `w` cells moves it at
+    /// least `(w − 1) / columns` rows whatever column it starts in (a wide character that does not
+    /// fit only adds a row), a tab counts no cells, and after a CR only the part after it counts.
+    private mutating func clustersScrolledOff() -> Int {
+        guard let rows, let width = columns, queue.endOffset != scrolledAheadAt else { return 0 }
+        scrolledAheadAt = queue.endOffset
+        var advances = 0       // rows the cursor moves down after the current line
+        var lineCells = 0      // cells after this point on the current line (its last CR-separated part)
+        var lineWraps: Int?    // set at a CR: the rows the part after it moves down
+        var after = 0          // clusters after this point
+        var found: Int?
+        var budget = 8 * rows * width + 1024  // tokens looked at before giving up
+        queue.forEachFromNewest { token in
+            budget -= 1
+            guard budget > 0 else { return false }
+            let need = (rows - advances) * width  // cells after a point on this line that push it off
+            switch token {
+            case .text(_, let n):
+                if lineWraps == nil && lineCells + n > need - 1 && need > 0 {
+                    found = after + max(0, need - lineCells)
+                    return false
+                }
+                if lineWraps == nil { lineCells += n }
+                after += n
+            case .cluster(_, _, let w, let certain):
+                if lineWraps == nil && lineCells >= need && need > 0 { found = after; return false }
+                if lineWraps == nil && certain { lineCells += w }
+                after += 1
+            case .extend:
+                break
+            case .control(_, let byte):
+                switch byte {
+                case 0x0A, 0x0B, 0x0C:
+                    advances += 1 + (lineWraps ?? (lineCells > 0 ? (lineCells - 1) / width : 0))
+                    lineCells = 0
+                    lineWraps = nil
+                    if advances >= rows { found = after; return false }
+                case 0x0D:
+                    if lineWraps == nil { lineWraps = lineCells > 0 ? (lineCells - 1) / width : 0 }
+                case 0x09, 0x07, 0x00:
+                    break
+                default:
+                    return false
+                }
+            case .sequence(_, _, let kind):
+                switch kind {
+                case .operatingSystemCommand: break
+                case .csi(0x4B, 0, false, false): break  // EL: this row changes, the cursor stays
+                default: if !kind.isSelectGraphicRendition { return false }
+                }
+            case .raw:
+                break
+            }
+            return true
+        }
+        guard let found else { return 0 }
+        return pacing.received - found
+    }
+
+    /// Clusters to write at once so that the memory held falls to half of `memoryLimit`; 0 while
+    /// it is below the limit.
+    private func clustersOverMemoryLimit() -> Int {
+        guard let limit = configuration.memoryLimit, pendingBytes > limit else { return 0 }
+        var toFree = pendingBytes - limit / 2
+        var clusters = revealed
+        queue.forEachFromOldest { token in
+            let bytes: Int
+            switch token {
+            case .text(_, let n): bytes = n; clusters += n
+            case .cluster(_, let n, _, _): bytes = n; clusters += 1
+            case .extend(_, let n, _, _), .sequence(_, let n, _), .raw(_, let n): bytes = n
+            case .control: bytes = 1
+            }
+            toFree -= bytes + TokenQueue.bytesPerEntry
+            return toFree > 0
+        }
+        return clusters
     }
 
     /// Writes everything received so far, settled (for SIGINT, SIGTERM, SIGTSTP), and restores the
@@ -217,7 +365,7 @@ public struct FadeRenderer: Sendable {
             cellBytes.removeAll(keepingCapacity: true)
         }
         absoluteMoves = true
-        render(front: .infinity, finishing: true, into: &out)
+        render(front: .infinity, finishing: true, settledUpTo: 0, into: &out)
         absoluteMoves = false
         pacing.settleNow()
     }
@@ -228,7 +376,10 @@ public struct FadeRenderer: Sendable {
     /// The terminal is now `newColumns` wide (SIGWINCH). Fading continues only where nothing can
     /// have moved: the row never wrapped and the cursor is left of both margins. Elsewhere the
     /// cells still fading stop where they are (at worst a few cells stop fading early).
-    public mutating func resize(columns newColumns: Int?, into out: inout [UInt8]) {
+    /// `newRows` is the new height in rows (nil when unknown: nothing is written ahead then).
+    public mutating func resize(columns newColumns: Int?, rows newRows: Int?, into out: inout [UInt8]) {
+        rows = newRows.flatMap { $0 > 0 && $0 <= Self.maximumColumns ? $0 : nil }
+        scrolledAheadAt = -1
         let valid = newColumns.flatMap { $0 > 0 && $0 <= Self.maximumColumns ? $0 : nil }
         if let c = column, let old = columns, let new = valid, !rowWrapped, !pendingWrap, c < old - 1, c < new - 1 {
             columns = new
@@ -267,13 +418,14 @@ public struct FadeRenderer: Sendable {
         rowContent.removeAll()
     }
 
-    private mutating func render(front: Double, finishing: Bool, into out: inout [UInt8]) {
+    /// Writes the clusters due at `front` (all with `finishing`), those before `settledUpTo` settled.
+    private mutating func render(front: Double, finishing: Bool, settledUpTo: Int, into out: inout [UInt8]) {
         let start = out.count
         frameMovedCursor = false
         var synchronized = false
         repaint(front: front, into: &out)
-        let target = finishing ? pacing.received : pacing.revealedCount(front: front)
-        let settledEdge = finishing ? pacing.received : pacing.settledCount(front: front)
+        let target = finishing ? pacing.received : max(settledUpTo, pacing.revealedCount(front: front))
+        let settledEdge = finishing ? pacing.received : max(settledUpTo, pacing.settledCount(front: front))
         let tokensAtStart = queue.count
         // After a cluster that ends in ZWJ, terminals disagree on whether it joins the next cluster
         // across a control or an escape sequence (tmux joins within one write). So the tokens of the
@@ -297,6 +449,9 @@ public struct FadeRenderer: Sendable {
             case .text(let s, let n):
                 joinerBoundary = nil  // printable ASCII: the ZWJ joins nothing (tmux drops it)
                 guard revealed < target else { break loop }
+                if revealed + n <= settledEdge && writeSettledLines(upTo: settledEdge, byteLimit: Self.frameByteLimit - (out.count - start), into: &out) {
+                    continue
+                }
                 let k = min(n, target - revealed)
                 writeASCII(s, count: k, settledEdge: settledEdge, front: front, into: &out)
                 if k < n { queue.replaceFirst(with: .text(start: s + k, count: n - k)); break loop }
@@ -386,8 +541,10 @@ public struct FadeRenderer: Sendable {
         let settled = min(remaining, max(0, settledEdge - revealed))
         if settled > 0 {
             if hasFadingCells { snap(into: &out) }
-            cells.removeAll(keepingCapacity: true)
-            cellBytes.removeAll(keepingCapacity: true)
+            if !cells.isEmpty {
+                cells.removeAll(keepingCapacity: true)
+                cellBytes.removeAll(keepingCapacity: true)
+            }
             restorePen(into: &out)
             out.append(contentsOf: store[s..<(s + settled)])
             advanceSettled(s, count: settled)
@@ -400,6 +557,21 @@ public struct FadeRenderer: Sendable {
             writeCluster(store[(s + i)..<(s + i + 1)], width: 1, certain: true, index: revealed, opacity: opacity, into: &out)
             revealed += 1
         }
+    }
+
+    /// Writes whole settled lines of printable ASCII at once (a flood of short lines, or rows that
+    /// scroll off unseen), while nothing fades and the pen is the input's. Each LF ends at column 0
+    /// (the tty's ONLCR), so no per-line bookkeeping is needed. Returns whether it wrote any.
+    private mutating func writeSettledLines(upTo settledEdge: Int, byteLimit: Int, into out: inout [UInt8]) -> Bool {
+        guard cells.isEmpty, columns != nil, configuration.newlineReturnsCarriage, !autowrapOff, !penIsUnknown,
+              terminalPen == inputPen,
+              let lines = queue.removeLines(clusterLimit: settledEdge - revealed, byteLimit: max(byteLimit, 1)) else { return false }
+        out.append(contentsOf: store[lines.bytes])
+        revealed += lines.clusters
+        newRow(wrapped: false)
+        column = 0
+        pendingWrap = false
+        return true
     }
 
     /// Column bookkeeping for `count` settled one-cell clusters at `start` written in bulk.
@@ -415,7 +587,8 @@ public struct FadeRenderer: Sendable {
             newRow(wrapped: true)
             c = 0
         }
-        if rowContent.count < width { rowContent += repeatElement(0, count: width - rowContent.count) }
+        // Columns past the end of `rowContent` count as unknown: grow it only as far as written.
+        if rowContent.count < c + count - first { rowContent += repeatElement(0, count: c + count - first - rowContent.count) }
         for i in first..<count {
             rowContent[c] = Self.key(byte: store[start + i], pen: inputPenID)
             c += 1
@@ -573,6 +746,7 @@ public struct FadeRenderer: Sendable {
 
     /// Snaps every fading cell to its final style.
     private mutating func snap(into out: inout [UInt8]) {
+        if cells.isEmpty && cellBytes.isEmpty { return }
         guard let first = cells.firstIndex(where: { $0.code != ColorRamp.settled }), let end = column else {
             cells.removeAll(keepingCapacity: true)
             cellBytes.removeAll(keepingCapacity: true)

@@ -270,10 +270,10 @@ public struct Session {
         startFrames(at: time)
     }
 
-    /// The terminal is now `columns` cells wide (SIGWINCH); nil when unknown.
-    public mutating func resize(columns: Int?, into out: inout SessionOutput) {
-        if fade != nil { fade!.resize(columns: columns, into: &out.bytes) }
-        if collapsed != nil { collapsed!.resize(columns: columns, into: &out.bytes) }
+    /// The terminal is now `columns` cells wide and `rows` high (SIGWINCH); nil when unknown.
+    public mutating func resize(columns: Int?, rows: Int?, into out: inout SessionOutput) {
+        if fade != nil { fade!.resize(columns: columns, rows: rows, into: &out.bytes) }
+        if collapsed != nil { collapsed!.resize(columns: columns, rows: rows, into: &out.bytes) }
         startFrames(at: lastTime)
     }
 

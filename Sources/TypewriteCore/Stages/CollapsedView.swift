@@ -206,10 +206,11 @@ struct CollapsedView {
         }
     }
 
-    mutating func resize(columns newColumns: Int?, into out: inout [UInt8]) {
+    mutating func resize(columns newColumns: Int?, rows newRows: Int?, into out: inout [UInt8]) {
         configuration.columns = newColumns
+        configuration.rows = newRows
         giveUp(labelRowKnown: true, into: &out)
-        renderer.resize(columns: newColumns, into: &out)
+        renderer.resize(columns: newColumns, rows: newRows, into: &out)
     }
 
     mutating func resetPen(into out: inout [UInt8]) { renderer.resetPen(into: &out) }

@@ -82,9 +82,11 @@ public struct TerminalCapabilities: Equatable, Sendable {
     /// background), and how ambiguous-width characters are treated.
     /// - Parameters:
     ///   - columns: the terminal's width in cells, nil when unknown (nothing fades then).
+    ///   - rows: its height in rows, nil when unknown (then rows about to scroll away unseen are
+    ///     not written ahead).
     ///   - ambiguousIsWide: the user says ambiguous-width characters are two cells wide.
-    public func fadeConfiguration(columns: Int?, newlineReturnsCarriage: Bool = true, ambiguousIsWide userWide: Bool = false)
-        -> FadeConfiguration {
+    public func fadeConfiguration(columns: Int?, rows: Int? = nil, newlineReturnsCarriage: Bool = true,
+                                  ambiguousIsWide userWide: Bool = false) -> FadeConfiguration {
         var configuration = FadeConfiguration()
         configuration.colorDepth = colorDepth
         configuration.ambiguousIsWide = userWide
@@ -96,6 +98,7 @@ public struct TerminalCapabilities: Equatable, Sendable {
             configuration.foreground = RGB(40, 40, 40)
         }
         configuration.columns = columns
+        configuration.rows = rows
         configuration.newlineReturnsCarriage = newlineReturnsCarriage
         return configuration
     }

@@ -94,7 +94,7 @@ struct SessionHarness {
 
     mutating func resize(columns: Int) {
         var out = SessionOutput()
-        session.resize(columns: columns, into: &out)
+        session.resize(columns: columns, rows: nil, into: &out)
         take(out)
     }
 
