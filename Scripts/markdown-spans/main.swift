@@ -50,11 +50,13 @@ var args = Array(CommandLine.arguments.dropFirst())
 var seed: UInt64? = nil
 var bench = 0
 var maximum = 40
+var explain = false
 while let a = args.first, a.hasPrefix("--") {
     args.removeFirst()
     if a == "--pieces" { seed = UInt64(args.removeFirst())! }
     else if a == "--bench" { bench = Int(args.removeFirst())! }
     else if a == "--max-piece" { maximum = Int(args.removeFirst())! }
+    else if a == "--explain" { explain = true }
 }
 for path in args {
     let data = readFile(path)
@@ -74,12 +76,22 @@ for path in args {
     var h = MarkdownHighlighter()
     var map = MarkdownStyleMap()
     var languages: [Int: String] = [:]
+    func why(_ u: MarkdownUpdate) {
+        guard explain else { return }
+        for run in u.restyles {
+            print("restyle \(run.range.count) \(map[run.range.lowerBound]) -> \(run.style) at \(run.range.lowerBound): " + escape(String(decoding: data[max(0, run.range.lowerBound - 20)..<min(data.count, run.range.upperBound + 5)], as: UTF8.self)))
+        }
+    }
     for r in pieces(data.count, seed: seed, maximum: maximum) {
         let u = h.feed(data[r])
+        why(u)
         map.apply(u)
         for run in u.runs + u.restyles { if let l = run.codeLanguage { languages[run.range.lowerBound] = l } }
     }
-    map.apply(h.finish())
+    let last = h.finish()
+    why(last)
+    map.apply(last)
+    if explain { continue }
     var out = "{\"file\": \"\(escape(path))\", \"bytes\": \(data.count), \"restyled\": \(h.restyledByteCount), \"runs\": ["
     for (k, run) in map.runs.enumerated() {
         if k > 0 { out += ", " }

@@ -209,7 +209,14 @@ struct MarkdownStreamingTests {
         #expect(Self.firstGuess(after: "a [", "maybe") == "plain")
         #expect(Self.firstGuess(after: "a ~", "5 ms") == "plain")
         #expect(Self.firstGuess(after: "a [text](", "https") == "marker:linkDestination")
+        #expect(Self.firstGuess(after: "_", "a line in italics") == "emphasis")
         #expect(Self.firstGuess(after: "## ", "Head") == "h2")
+        #expect(Self.firstGuess(after: "Title\n", "==") == "h1+marker:headingMarker")
+        #expect(Self.firstGuess(after: "Title\n", "--") == "h2+marker:headingMarker")
+        #expect(Self.firstGuess(after: "| a | b |\n", "|--") == "marker:tableDelimiterRow")
+        #expect(Self.firstGuess(after: "text\n", "-") == "marker:listMarker")
+        #expect(Self.firstGuess(after: "text\n\n", "12") == "marker:listMarker")
+        #expect(Self.firstGuess(after: "```\ncode\n", "``") == "marker:codeFence")
         #expect(Self.firstGuess(after: "```\n", "code") == "code-block")
     }
 
@@ -255,6 +262,13 @@ struct MarkdownStreamingTests {
         #expect(map[4].inline == .strong)
     }
 
+    @Test func aRunThatMayStillGrowWaitsForItsNextCharacter() {
+        // `*` then `*`: the first is not taken for an emphasis closer.
+        let (updates, map) = Self.stream(["3. **Ginger Tea", "*", "*: warm\n"])
+        #expect(updates.allSatisfy { $0.restyles.isEmpty })
+        #expect(map[6].inline == .strong)
+    }
+
     @Test func piecesMaySplitAUTF8Sequence() {
         let text = "**été** 🦀 `ß`\n"
         let bytes = Array(text.utf8)
@@ -268,6 +282,26 @@ struct MarkdownStreamingTests {
     @Test func finishDecidesWhatIsStillOpen() {
         let (_, map) = Self.stream(["See `this and **that"])
         #expect((0..<map.count).allSatisfy { map[$0] == .plain })
+    }
+}
+
+@Suite("Markdown README example")
+struct MarkdownReadmeExampleTests {
+    /// The README's "Highlighting markdown from Swift" example, as it stands there.
+    @Test func readmeExampleStylesEveryByte() {
+        let pieces: [[UInt8]] = ["# Tide", " pools\n\nSome **bo", "ld** and `code`\n"].map { Array($0.utf8) }
+        var highlighter = MarkdownHighlighter()
+        var styles: [MarkdownStyle] = []                  // one per byte of the answer so far
+        for piece in pieces {                             // [UInt8], as the answer streams in
+            let update = highlighter.feed(piece)
+            for run in update.runs { styles += repeatElement(run.style, count: run.range.count) }
+            for run in update.restyles { for i in run.range { styles[i] = run.style } }
+        }
+        for run in highlighter.finish().restyles { for i in run.range { styles[i] = run.style } }
+        #expect(styles.count == pieces.joined().count)
+        #expect(styles[2].headingLevel == 1)
+        #expect(styles[20].inline.contains(.strong))
+        #expect(MarkdownHighlighter.styles(of: Array(pieces.joined())).flatMap { run in repeatElement(run.style, count: run.range.count) } == styles)
     }
 }
 

@@ -141,7 +141,8 @@ struct MarkdownBlockParser {
             switch leaf {
             case .fenced(let fence, let length, let indent):
                 let f = firstNonSpace(p, src, end: end)
-                if f.column - p.column <= 3 && isClosingFence(src, f.offset, end, fence: fence, length: length) {
+                if f.column - p.column <= 3 && (isClosingFence(src, f.offset, end, fence: fence, length: length)
+                                                 || (tentative && isFencePrefix(src, f.offset, end, fence: fence))) {
                     sink.set(f.offset..<end, MarkdownStyle(marker: .codeFence))
                     leaf = .none
                     tail = MarkdownStyle(marker: .codeFence)
@@ -216,6 +217,13 @@ struct MarkdownBlockParser {
                 tail = MarkdownStyle(marker: .codeFence)
                 return
             }
+            if atTip && leaf == .paragraph && tentative, let guess = underParagraphGuess(src, f.offset, end) {
+                // A line still arriving that looks like a setext underline or a delimiter row
+                // takes that style now; the paragraph above changes when the line ends.
+                sink.set(f.offset..<end, guess)
+                tail = guess
+                return
+            }
             if atTip && leaf == .paragraph && !tentative && (c == UInt8(ascii: "=") || c == UInt8(ascii: "-")),
                let underlineEnd = setextUnderline(src, f.offset, end) {
                 let level: UInt8 = c == UInt8(ascii: "=") ? 1 : 2
@@ -224,7 +232,8 @@ struct MarkdownBlockParser {
                 return
             }
             if atTip && leaf == .paragraph && !tentative, let columns = delimiterRowCells(src, f.offset, end),
-               let header = paragraphLines.last, tableCells(src, header.lowerBound, header.upperBound).cells.count == columns {
+               let header = paragraphLines.last, case let headerRow = tableCells(src, header.lowerBound, header.upperBound),
+               !headerRow.pipes.isEmpty, headerRow.cells.count == columns {
                 paragraphLines.removeLast()
                 if paragraphLines.isEmpty { leaf = .none } else { finalizeParagraph(src, headingLevel: 0, sink: &sink) }
                 styleTableRow(src, header.lowerBound, header.upperBound, tentative: false, sink: &sink)
@@ -240,7 +249,7 @@ struct MarkdownBlockParser {
                 tail = MarkdownStyle(marker: .thematicBreak)
                 return
             }
-            if let item = listMarker(src, f.offset, end, interruptingParagraph: atTip && leaf == .paragraph) {
+            if let item = listMarker(src, f.offset, end, interruptingParagraph: atTip && leaf == .paragraph, tentative: tentative) {
                 closeUnmatched(matched, src, sink: &sink)
                 finalizeLeaf(src, sink: &sink)
                 sink.set(f.offset..<item.markerEnd, MarkdownStyle(marker: .listMarker))
@@ -531,22 +540,59 @@ struct MarkdownBlockParser {
         return count >= 3
     }
 
-    /// A list item's marker at `start` (5.2): where it ends.
-    private func listMarker(_ src: MarkdownSource, _ start: Int, _ end: Int, interruptingParagraph: Bool) -> (markerEnd: Int, Void)? {
+    /// A list item's marker at `start` (5.2): where it ends. On a line still arriving, a `-` or
+    /// a number of up to three digits at its end is taken for a marker (answers' lines that
+    /// start so are list items), a `*` or `+` is not yet (`**` starts many lines).
+    private func listMarker(_ src: MarkdownSource, _ start: Int, _ end: Int, interruptingParagraph: Bool,
+                            tentative: Bool) -> (markerEnd: Int, Void)? {
         let c = src[start]
         var i = start
         if c == UInt8(ascii: "-") || c == UInt8(ascii: "+") || c == UInt8(ascii: "*") {
             i += 1
+            if tentative && i == end { return c == UInt8(ascii: "-") ? (i, ()) : nil }
         } else {
             var value = 0
             while i < end && src[i] >= 0x30 && src[i] <= 0x39 && i - start < 9 { value = value * 10 + Int(src[i] - 0x30); i += 1 }
+            if tentative && i == end && i > start && i - start <= 3 { return (i, ()) }
             guard i > start, i < end, src[i] == UInt8(ascii: ".") || src[i] == UInt8(ascii: ")") else { return nil }
             if interruptingParagraph && value != 1 { return nil }
             i += 1
+            if tentative && i == end { return (i, ()) }
         }
         guard i == end || MarkdownCharacters.isSpaceOrTab(src[i]) else { return nil }
         if interruptingParagraph && trimmedEnd(src, i, end) == i { return nil }
         return (i, ())
+    }
+
+    /// What a line still arriving under a paragraph looks like it will be: `=` or `--` a setext
+    /// underline, `|`, `-`, `:` (with a pipe in the paragraph's last line) a delimiter row.
+    private func underParagraphGuess(_ src: MarkdownSource, _ start: Int, _ end: Int) -> MarkdownStyle? {
+        let c = src[start]
+        var equals = 0, dashes = 0, pipes = 0, other = 0
+        for i in start..<end {
+            switch src[i] {
+            case UInt8(ascii: "="): equals += 1
+            case UInt8(ascii: "-"): dashes += 1
+            case UInt8(ascii: "|"): pipes += 1
+            case UInt8(ascii: ":"), 0x20, 0x09: break
+            default: other += 1
+            }
+        }
+        if other > 0 { return nil }
+        if c == UInt8(ascii: "=") && equals == end - start { return MarkdownStyle(headingLevel: 1, marker: .headingMarker) }
+        if c == UInt8(ascii: "-") && dashes >= 2 && dashes == end - start { return MarkdownStyle(headingLevel: 2, marker: .headingMarker) }
+        if equals == 0 && dashes > 0 && pipes > 0, let header = paragraphLines.last,
+           !tableCells(src, header.lowerBound, header.upperBound).pipes.isEmpty {
+            return MarkdownStyle(marker: .tableDelimiterRow)
+        }
+        return nil
+    }
+
+    /// A line still arriving that may become a closing fence: fence characters only.
+    private func isFencePrefix(_ src: MarkdownSource, _ start: Int, _ end: Int, fence: UInt8) -> Bool {
+        guard start < end else { return false }
+        for i in start..<end where src[i] != fence { return false }
+        return true
     }
 
     /// A GFM task box, `[ ]`, `[x]` or `[X]` followed by a space or tab: where it ends.
@@ -586,10 +632,12 @@ struct MarkdownBlockParser {
         }, pipes)
     }
 
-    /// The number of cells of a table delimiter row (`| --- | :-: |`), which must hold a pipe.
+    /// The number of cells of a table delimiter row (`| --- | :-: |`); a row of `-` alone is a
+    /// setext underline instead. The header row above it must hold a pipe.
     private func delimiterRowCells(_ src: MarkdownSource, _ start: Int, _ end: Int) -> Int? {
         let row = tableCells(src, start, end)
-        guard !row.pipes.isEmpty, !row.cells.isEmpty else { return nil }
+        guard !row.cells.isEmpty else { return nil }
+        if row.pipes.isEmpty && setextUnderline(src, start, end) != nil { return nil }
         for cell in row.cells {
             var a = cell.lowerBound, b = cell.upperBound
             if a < b && src[a] == UInt8(ascii: ":") { a += 1 }

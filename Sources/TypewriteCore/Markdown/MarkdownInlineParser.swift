@@ -7,8 +7,8 @@
 //
 // A tentative parse (the block is still open and its last line still growing) guesses the spans
 // whose closer has not arrived yet, for openers on that last line only: a backtick run opens a
-// code span, a `*` run (`*`, `**`, `***`) opens emphasis or strong, `](` opens a link. `_`, `~`
-// and `[` are left as text until proven.
+// code span, a `*` run (`*`, `**`, `***`) opens emphasis or strong, and so does a `_` run that
+// starts the line; `](` opens a link. Other `_`, `~` and `[` are left as text until proven.
 
 struct MarkdownInlineParser {
     /// The block's text: its lines, container prefixes and leading indentation removed, joined by
@@ -214,9 +214,14 @@ struct MarkdownInlineParser {
         if j < n {
             after = MarkdownCharacters.scalar(at: j, in: text, end: n).map(MarkdownCharacters.flank) ?? .whitespace
         } else if openEnd {
-            // The next character has not arrived: after a space it is likely a word (an opener),
-            // after a word likely a space (a closer).
-            after = before == .other ? .whitespace : .other
+            // The next character has not arrived. After a space the run likely opens; after
+            // anything else it may still grow (`*` becoming the `**` that closes a strong span),
+            // so it waits for that character, shown as a delimiter of the spans around it.
+            if before != .whitespace {
+                if c == UInt8(ascii: "*") { mark(i, j, .emphasisDelimiter) }
+                return j
+            }
+            after = .other
         } else {
             after = .whitespace
         }
@@ -305,7 +310,10 @@ struct MarkdownInlineParser {
         var d = bottom >= 0 ? delimiters[bottom].next : firstDelimiter(above: bottom)
         while d >= 0 {
             let x = delimiters[d]
-            if guessing && openEnd && x.start >= guessFrom && x.char == UInt8(ascii: "*") && x.canOpen && !x.canClose {
+            // `*` runs open a span 64 % of the time in answers, `_` runs 45 % (but nearly always
+            // when they start the line), `~` 6 %.
+            let likely = x.char == UInt8(ascii: "*") || (x.char == UInt8(ascii: "_") && x.start == guessFrom)
+            if guessing && openEnd && x.start >= guessFrom && likely && x.canOpen && !x.canClose {
                 if x.count >= 2 { span(x.start, n + 1, .strong) }
                 if x.count % 2 == 1 { span(x.start, n + 1, .emphasis) }
                 mark(x.start, x.end, .emphasisDelimiter)
@@ -593,7 +601,9 @@ struct MarkdownInlineParser {
             return nil
         }
         var end = bodyStart
-        while end < n && text[end] > 0x20 && text[end] != UInt8(ascii: "<") { end += 1 }
+        // Inside a bracket the address stops at a `]`: the link that bracket may open comes first.
+        let inBracket = !brackets.isEmpty
+        while end < n && text[end] > 0x20 && text[end] != UInt8(ascii: "<") && !(inBracket && text[end] == UInt8(ascii: "]")) { end += 1 }
         end = trimmedAutolinkEnd(start: i, end: end)
         if end <= bodyStart || (needDot && end - i <= 4) { return nil }
         guard hostIsValid(bodyStart, end, needDot: needDot) else { return nil }
