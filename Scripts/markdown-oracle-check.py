@@ -2,7 +2,7 @@
 """markdown-oracle-check: the markdown highlighter's settled styles against an oracle, per role.
 
   Scripts/markdown-oracle-check.py [--answers FILE.jsonl] [--oracle DIR] [--seeds 3] [--verbose]
-  Scripts/markdown-oracle-check.py --bench [--answers FILE.jsonl] [--patho DIR]
+  Scripts/markdown-oracle-check.py --bench [--answers FILE.jsonl] [--oracle DIR | --patho mdpatho.py]
 
 Builds Scripts/markdown-spans (with the highlighter's sources, which need only the standard
 library) into a temporary directory, feeds it each answer (JSON lines with "text") whole and in
@@ -13,8 +13,9 @@ that the highlighter gives it too) and precision, the bytes whose whole role set
 every splitting settled to the same styles as the whole answer, and restyled bytes per 1,000
 characters when streamed in pieces.
 
---bench prints the highlighter's cost per byte on the answers (fed in pieces of 1 to 40 bytes)
-and its time on each pathological input of mdpatho.py DIR (cmark's list, 30,000 repetitions).
+--bench prints the highlighter's cost per byte on the answers (fed in pieces of 1 to 40 bytes, and
+in 64 KiB reads) and its time on each pathological input of mdpatho.py (cmark's list, 30,000
+repetitions) and at twice the repetitions (linear time: seconds in proportion to bytes).
 """
 import argparse, collections, json, os, subprocess, sys, tempfile
 
@@ -100,7 +101,7 @@ def main():
     ap.add_argument("--oracle", default=os.environ.get("MDORACLE_DIR"), help="directory of mdoracle.py")
     ap.add_argument("--seeds", type=int, default=3, help="random splittings per answer")
     ap.add_argument("--bench", action="store_true")
-    ap.add_argument("--patho", help="with --bench: a directory written by mdpatho.py")
+    ap.add_argument("--patho", help="with --bench: mdpatho.py (default: the one in --oracle DIR)")
     ap.add_argument("--spec", help="CommonMark spec.json: also compare its examples of the inline, heading, "
                     "code, quote and list sections (none with raw HTML, entities or tabs), one by one")
     ap.add_argument("--verbose", action="store_true")
@@ -121,12 +122,27 @@ def main():
                     f.write(ans["text"].encode("utf-8") + b"\n\n")
             res = run_spans_bench(exe, [corpus], repeat=20)
             out = {"corpus_bytes": res[0]["bytes"], "corpus_ns_per_byte": round(res[0]["ns_per_byte"], 1)}
-            if a.patho:
-                files = sorted(os.path.join(a.patho, f) for f in os.listdir(a.patho) if f.endswith(".md"))
-                out["pathological_seconds"] = {os.path.basename(r["file"])[:-3]: round(r["seconds"], 3)
-                                               for r in run_spans_bench(exe, files, repeat=1)}
-                out["pathological_ns_per_byte"] = {os.path.basename(r["file"])[:-3]: round(r["ns_per_byte"], 1)
-                                                   for r in run_spans_bench(exe, files, repeat=1)}
+            out["corpus_ns_per_byte_whole_reads"] = round(run_spans_bench(exe, [corpus], repeat=20, piece=1 << 16)[0]["ns_per_byte"], 1)
+            tool = a.patho or (os.path.join(a.oracle, "mdpatho.py") if a.oracle else None)
+            if tool:
+                # cmark's pathological inputs at their size (30,000 repetitions) and at twice it
+                # (2,000 nesting levels for the lists, so four times the bytes): linear time shows
+                # as seconds growing with bytes.
+                source = open(tool, encoding="utf-8").read()
+                sizes = {}
+                for factor in (1, 2):
+                    d = os.path.join(tmp, "patho%d" % factor)
+                    code = source.replace("n = 30000", "n = %d" % (30000 * factor))
+                    code = code.replace('"".join("  " * i + "* a\\n" for i in range(1000))',
+                                        '"".join("  " * i + "* a\\n" for i in range(%d))' % (1000 * factor))
+                    subprocess.run([sys.executable, "-c", code, d], check=True, capture_output=True)
+                    files = sorted(os.path.join(d, f) for f in os.listdir(d) if f.endswith(".md"))
+                    sizes[factor] = {os.path.basename(r["file"])[:-3]: r for r in run_spans_bench(exe, files, repeat=1)}
+                out["pathological"] = {k: {"bytes": r["bytes"], "seconds": round(r["seconds"], 3),
+                                           "ns_per_byte": round(r["ns_per_byte"], 1),
+                                           "bytes_at_2n": sizes[2][k]["bytes"],
+                                           "seconds_at_2n": round(sizes[2][k]["seconds"], 3)}
+                                       for k, r in sorted(sizes[1].items())}
             print(json.dumps(out, indent=1))
             return 0
         if not a.oracle:
@@ -212,8 +228,9 @@ def check_spec(exe, mdoracle, path, tmp, verbose):
     return out
 
 
-def run_spans_bench(exe, paths, repeat):
-    out = subprocess.run([exe, "--bench", str(repeat)] + paths, check=True, capture_output=True).stdout.decode()
+def run_spans_bench(exe, paths, repeat, piece=40):
+    out = subprocess.run([exe, "--bench", str(repeat), "--max-piece", str(piece)] + paths, check=True,
+                         capture_output=True).stdout.decode()
     return [json.loads(l) for l in out.splitlines() if l.strip()]
 
 

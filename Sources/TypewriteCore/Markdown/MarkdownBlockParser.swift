@@ -26,7 +26,10 @@ struct MarkdownStyleSink {
     mutating func set(_ range: Range<Int>, _ style: MarkdownStyle) {
         guard !range.isEmpty else { return }
         dirtyLow = min(dirtyLow, range.lowerBound)
-        for i in range { styles[i - base] = style }
+        let b = base
+        styles.withUnsafeMutableBufferPointer { styles in
+            for i in range { styles[i - b] = style }
+        }
     }
 
     mutating func set(_ offset: Int, _ style: MarkdownStyle) {
@@ -76,6 +79,9 @@ struct MarkdownBlockParser {
     static let maximumPendingReferences = 4096
     /// The style a byte appended to the last line examined would take (tentative examinations).
     private(set) var tail = MarkdownStyle.plain
+
+    /// How many block quotes and list items are open.
+    var containerDepth: Int { containers.count }
 
     /// Where the bytes that a later line can still restyle begin (the open paragraph), if any.
     var openParagraphStart: Int? { leaf == .paragraph ? paragraphLines.first?.lowerBound : nil }
@@ -345,6 +351,9 @@ struct MarkdownBlockParser {
         var text: [UInt8] = []
         var map: [Int] = []
         var lastLineStart = 0
+        let total = lines.reduce(0) { $0 + $1.count + 1 }
+        text.reserveCapacity(total)
+        map.reserveCapacity(total)
         for (k, line) in lines.enumerated() {
             if k > 0 { text.append(0x0A); map.append(-1) }
             lastLineStart = text.count
@@ -353,7 +362,8 @@ struct MarkdownBlockParser {
                 while e > line.lowerBound && MarkdownCharacters.isSpaceOrTab(src[e - 1]) { e -= 1 }
                 sink.set(e..<line.upperBound, .plain)
             }
-            for i in line.lowerBound..<e { text.append(src[i]); map.append(i) }
+            text.append(contentsOf: src.bytes[(line.lowerBound - src.base)..<(e - src.base)])
+            map.append(contentsOf: line.lowerBound..<e)
         }
         var start = 0
         if parseDefinitions {
@@ -372,8 +382,16 @@ struct MarkdownBlockParser {
             }
         }
         let parser = MarkdownInlineParser(text: text, from: start, openEnd: openEnd, guessFrom: lastLineStart, references: references)
-        for i in start..<text.count where map[i] >= 0 {
-            sink.set(map[i], MarkdownStyle(headingLevel: headingLevel, inline: parser.inline[i], marker: parser.markers[i]))
+        if start < text.count, let first = map[start...].first(where: { $0 >= 0 }) { sink.dirtyLow = min(sink.dirtyLow, first) }
+        let base = sink.base
+        sink.styles.withUnsafeMutableBufferPointer { styles in
+            parser.inline.withUnsafeBufferPointer { inline in
+                parser.markers.withUnsafeBufferPointer { markers in
+                    for i in start..<text.count where map[i] >= 0 {
+                        styles[map[i] - base] = MarkdownStyle(headingLevel: headingLevel, inline: inline[i], marker: markers[i])
+                    }
+                }
+            }
         }
         let n = text.count
         tail = MarkdownStyle(headingLevel: headingLevel, inline: parser.inline[n], marker: parser.markers[n])

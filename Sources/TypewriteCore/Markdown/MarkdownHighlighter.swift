@@ -9,9 +9,10 @@
 /// definition.
 ///
 /// Cost: each line's block structure is examined once, when it ends; the open paragraph (the only
-/// text a later line can restyle, through a setext underline or a table delimiter row) is parsed
-/// again on each feed while it is at most `eagerParagraphBytes` long, and then each time it has
-/// doubled, so time stays linear in the input and memory in the longest paragraph.
+/// text a later line can restyle, through a setext underline or a table delimiter row) and the
+/// line still arriving are parsed again on each feed while that costs at most
+/// `eagerParagraphBytes`, and beyond that each time the input has grown by half that cost, so time
+/// stays linear in the input and memory in the longest paragraph.
 /// Between two parses the new bytes take the style the last parse gave the end of the text.
 ///
 /// ```swift
@@ -70,9 +71,10 @@ public struct MarkdownHighlighter: Sendable {
             }
             i += 1
         }
+        // An examination costs about the open text's length plus the containers it matches.
         let openStart = min(parser.openParagraphStart ?? lineStart, lineStart)
-        let openLength = byteCount - openStart
-        if openLength <= MarkdownHighlighter.eagerParagraphBytes || (byteCount - bytesAtLastExamination) * 2 >= openLength {
+        let cost = byteCount - openStart + 16 * parser.containerDepth
+        if cost <= MarkdownHighlighter.eagerParagraphBytes || (byteCount - bytesAtLastExamination) * 2 >= cost {
             examine(src)
         } else if lineStart < byteCount {
             sink.set(max(lineStart, oldEnd)..<byteCount, tailStyle)
@@ -144,7 +146,7 @@ public struct MarkdownHighlighter: Sendable {
             if offset >= base {
                 sink.set(offset, style)
             } else {
-                append(&gone, offset, style)
+                Self.append(&gone, offset, style, sink)
                 restyledByteCount += 1
             }
         }
@@ -152,24 +154,43 @@ public struct MarkdownHighlighter: Sendable {
         let from = max(min(sink.dirtyLow, oldEnd), base)
         sink.dirtyLow = Int.max
         var i = from
-        while i < byteCount {
-            let style = sink.styles[i - base]
-            if i >= oldEnd {
-                append(&update.runs, i, style)
-            } else if style != reported[i - base] {
-                append(&update.restyles, i, style)
-                restyledByteCount += 1
+        let computed = sink.styles
+        let languages = sink
+        let base = self.base, byteCount = self.byteCount
+        var restyled = 0
+        var runs: [MarkdownStyleRun] = [], restyles: [MarkdownStyleRun] = []
+        reported.withUnsafeMutableBufferPointer { reported in
+            computed.withUnsafeBufferPointer { computed in
+                // Earlier bytes: only changes are reported.
+                while i < min(oldEnd, byteCount) {
+                    let style = computed[i - base]
+                    if !(style == reported[i - base]) {
+                        Self.append(&restyles, i, style, languages)
+                        restyled += 1
+                        reported[i - base] = style
+                    }
+                    i += 1
+                }
+                while i < byteCount {
+                    let style = computed[i - base]
+                    Self.append(&runs, i, style, languages)
+                    reported[i - base] = style
+                    i += 1
+                }
             }
-            reported[i - base] = style
-            i += 1
         }
+        restyledByteCount += restyled
+        update.runs = runs
+        update.restyles += restyles
         if !gone.isEmpty { update.restyles = gone + update.restyles }
         return update
     }
 
-    private func append(_ runs: inout [MarkdownStyleRun], _ offset: Int, _ style: MarkdownStyle) {
-        if let last = runs.last, last.range.upperBound == offset, last.style == style {
-            runs[runs.count - 1].range = last.range.lowerBound..<(offset + 1)
+    private static func append(_ runs: inout [MarkdownStyleRun], _ offset: Int, _ style: MarkdownStyle,
+                               _ sink: MarkdownStyleSink) {
+        let k = runs.count - 1
+        if k >= 0 && runs[k].range.upperBound == offset && runs[k].style == style {
+            runs[k].range = runs[k].range.lowerBound..<(offset + 1)
             return
         }
         let language = style.isCodeBlock || style.marker == .codeFence ? sink.language(at: offset) : nil

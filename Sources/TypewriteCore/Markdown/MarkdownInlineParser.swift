@@ -193,7 +193,9 @@ struct MarkdownInlineParser {
                 i = closeBracket(at: i)
             case UInt8(ascii: "<"):
                 i = autolink(at: i) ?? i + 1
-            case UInt8(ascii: "w"), UInt8(ascii: "h"), UInt8(ascii: "f"):
+            case UInt8(ascii: "w") where byte(i + 1) == UInt8(ascii: "w"),
+                 UInt8(ascii: "h") where byte(i + 1) == UInt8(ascii: "t"),
+                 UInt8(ascii: "f") where byte(i + 1) == UInt8(ascii: "t"):
                 i = extendedAutolink(at: i) ?? i + 1
             default:
                 i += 1

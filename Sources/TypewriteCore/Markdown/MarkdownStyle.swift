@@ -80,6 +80,17 @@ public struct MarkdownStyle: Hashable, Sendable, CustomStringConvertible {
     /// Text outside every construct: the terminal's default style.
     public static let plain = MarkdownStyle()
 
+    // Compared field by field on raw values: a renderer compares one per character.
+    public static func == (a: MarkdownStyle, b: MarkdownStyle) -> Bool {
+        a.headingLevel == b.headingLevel && a.isCodeBlock == b.isCodeBlock
+            && a.inline.rawValue == b.inline.rawValue && a.marker.rawValue == b.marker.rawValue
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(UInt32(headingLevel) | UInt32(isCodeBlock ? 1 : 0) << 8 | UInt32(inline.rawValue) << 16
+                       | UInt32(marker.rawValue) << 24)
+    }
+
     /// True when the byte is outside every construct.
     public var isPlain: Bool { self == .plain }
 
