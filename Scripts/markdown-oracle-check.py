@@ -104,6 +104,8 @@ def main():
     ap.add_argument("--patho", help="with --bench: mdpatho.py (default: the one in --oracle DIR)")
     ap.add_argument("--spec", help="CommonMark spec.json: also compare its examples of the inline, heading, "
                     "code, quote and list sections (none with raw HTML, entities or tabs), one by one")
+    ap.add_argument("--gfm-spec", help="the GFM spec.txt: also compare its extension examples (tables, "
+                    "strikethrough, autolinks, task lists; none with raw HTML or tabs)")
     ap.add_argument("--verbose", action="store_true")
     a = ap.parse_args()
     answers = [json.loads(l) for l in open(a.answers, encoding="utf-8") if l.strip()]
@@ -189,7 +191,14 @@ def main():
                              "precision": round(precision[r][0] / precision[r][1], 4) if precision[r][1] else None}
                          for r in sorted(recall, key=lambda r: -recall[r][1])}}
         if a.spec:
-            out["spec"] = check_spec(exe, mdoracle, a.spec, tmp, a.verbose)
+            examples = [e for e in json.load(open(a.spec, encoding="utf-8")) if e["section"] in SPEC_SECTIONS
+                        and "<" not in e["markdown"] and "&" not in e["markdown"] and "\t" not in e["markdown"]]
+            out["spec"] = check_spec(exe, mdoracle, examples, tmp, a.verbose)
+        if a.gfm_spec:
+            examples = [e for e in mdoracle._gfm_examples(a.gfm_spec) if e["extension"] in
+                        ("table", "strikethrough", "autolink", "tasklist") and "<" not in e["markdown"]
+                        and "\t" not in e["markdown"]]
+            out["gfm_spec"] = check_spec(exe, mdoracle, examples, tmp, a.verbose)
         if a.verbose:
             out["worst_answers"] = [(answers[k].get("source", k), b) for b, k in sorted(worst, reverse=True)[:8] if b]
         print(json.dumps(out, indent=1))
@@ -201,10 +210,8 @@ SPEC_SECTIONS = {"Emphasis and strong emphasis", "Code spans", "Links", "ATX hea
                  "List items", "Paragraphs", "Images"}
 
 
-def check_spec(exe, mdoracle, path, tmp, verbose):
-    """Examples whose every non-blank byte has the oracle's role set."""
-    examples = [e for e in json.load(open(path, encoding="utf-8")) if e["section"] in SPEC_SECTIONS
-                and "<" not in e["markdown"] and "&" not in e["markdown"] and "\t" not in e["markdown"]]
+def check_spec(exe, mdoracle, examples, tmp, verbose):
+    """Examples whose every non-blank byte has the oracle's role set, each streamed in pieces."""
     paths = []
     for e in examples:
         p = os.path.join(tmp, "spec-%d.md" % e["example"])

@@ -45,6 +45,7 @@ public struct MarkdownHighlighter: Sendable {
     /// Bytes restyled so far (each time a byte's style changed after it was first reported).
     public private(set) var restyledByteCount = 0
 
+    /// A highlighter at the start of a document.
     public init() {}
 
     /// Feeds the next piece of the answer.
@@ -219,18 +220,17 @@ public struct MarkdownHighlighter: Sendable {
 /// renderer that keeps a style per character needs no map.
 public struct MarkdownStyleMap: Hashable, Sendable {
     private var styles: [MarkdownStyle] = []
-    private var languages: [Int: String] = [:]
 
+    /// An empty map.
     public init() {}
 
-    /// Applies an update's runs and restyles.
+    /// Applies an update's runs and restyles (fence languages are not kept).
     public mutating func apply(_ update: MarkdownUpdate) {
         for run in update.runs + update.restyles {
             if run.range.upperBound > styles.count {
                 styles.append(contentsOf: repeatElement(.plain, count: run.range.upperBound - styles.count))
             }
             for i in run.range { styles[i] = run.style }
-            if let language = run.codeLanguage { languages[run.range.lowerBound] = language }
         }
     }
 

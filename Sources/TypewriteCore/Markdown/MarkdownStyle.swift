@@ -7,7 +7,9 @@
 /// Delimiters belong to the span they delimit (the `**` of `**x**` is `.strong` and carries the
 /// marker `.emphasisDelimiter`), as in CommonMark's source positions.
 public struct MarkdownInline: OptionSet, Hashable, Sendable {
+    /// The flags as bits.
     public let rawValue: UInt8
+    /// The set whose bits are `rawValue` (bit 0 strong … bit 5 autolink).
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// `**x**` or `__x__` (CommonMark 0.31.2, 6.2).
@@ -94,6 +96,7 @@ public struct MarkdownStyle: Hashable, Sendable, CustomStringConvertible {
     /// True when the byte is outside every construct.
     public var isPlain: Bool { self == .plain }
 
+    /// The roles joined by `+`, as in `h2+strong+marker:emphasisDelimiter`; `plain` for none.
     public var description: String {
         var parts: [String] = []
         if headingLevel > 0 { parts.append("h\(headingLevel)") }
@@ -116,6 +119,7 @@ public struct MarkdownStyleRun: Hashable, Sendable {
     /// (`"swift"` for ```` ```swift ````), `""` for none or an indented block; nil elsewhere.
     public var codeLanguage: String?
 
+    /// A run of `style` over `range`.
     public init(range: Range<Int>, style: MarkdownStyle, codeLanguage: String? = nil) {
         self.range = range
         self.style = style
@@ -135,6 +139,7 @@ public struct MarkdownUpdate: Hashable, Sendable {
     /// non-overlapping, each range's bytes all changed. Empty most of the time.
     public var restyles: [MarkdownStyleRun]
 
+    /// An update; empty by default.
     public init(runs: [MarkdownStyleRun] = [], restyles: [MarkdownStyleRun] = []) {
         self.runs = runs
         self.restyles = restyles
