@@ -15,7 +15,8 @@ characters when streamed in pieces.
 
 --bench prints the highlighter's cost per byte on the answers (fed in pieces of 1 to 40 bytes, and
 in 64 KiB reads) and its time on each pathological input of mdpatho.py (cmark's list, 30,000
-repetitions) and at twice the repetitions (linear time: seconds in proportion to bytes).
+repetitions, fed in pieces of 1 to 40 bytes and in 64 KiB reads) and at twice the repetitions
+(linear time: seconds in proportion to bytes).
 """
 import argparse, collections, json, os, subprocess, sys, tempfile
 
@@ -140,8 +141,12 @@ def main():
                     subprocess.run([sys.executable, "-c", code, d], check=True, capture_output=True)
                     files = sorted(os.path.join(d, f) for f in os.listdir(d) if f.endswith(".md"))
                     sizes[factor] = {os.path.basename(r["file"])[:-3]: r for r in run_spans_bench(exe, files, repeat=1)}
+                    if factor == 1:
+                        reads = {os.path.basename(r["file"])[:-3]: r
+                                 for r in run_spans_bench(exe, files, repeat=1, piece=1 << 16)}
                 out["pathological"] = {k: {"bytes": r["bytes"], "seconds": round(r["seconds"], 3),
                                            "ns_per_byte": round(r["ns_per_byte"], 1),
+                                           "seconds_in_64KiB_reads": round(reads[k]["seconds"], 3),
                                            "bytes_at_2n": sizes[2][k]["bytes"],
                                            "seconds_at_2n": round(sizes[2][k]["seconds"], 3)}
                                        for k, r in sorted(sizes[1].items())}
