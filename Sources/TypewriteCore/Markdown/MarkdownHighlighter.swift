@@ -66,11 +66,22 @@ public struct MarkdownHighlighter: Sendable {
 
         let src = MarkdownSource(bytes: bytes, base: base)
         var i = oldEnd
+        var onlyWords = oldEnd > base && MarkdownCharacters.isASCIIAlphanumeric(src[oldEnd - 1])
+            && sink.styles[oldEnd - 1 - base] == tailStyle
         while i < byteCount {
-            if src[i] == 0x0A {
+            let b = src[i]
+            if b == 0x0A {
                 commitLine(src, through: i)
             }
+            onlyWords = onlyWords && (b == 0x20 || MarkdownCharacters.isASCIIAlphanumeric(b))
             i += 1
+        }
+        if onlyWords {
+            // Letters, digits and spaces after a letter or digit that took the style of the end
+            // of the text extend that style and decide nothing before them: no need to look again.
+            let update = collect(oldEnd: oldEnd)
+            trim()
+            return update
         }
         // An examination costs about the open text's length plus the containers it matches.
         let openStart = min(parser.openParagraphStart ?? lineStart, lineStart)
