@@ -125,6 +125,8 @@ def main():
                     f.write(ans["text"].encode("utf-8") + b"\n\n")
             res = run_spans_bench(exe, [corpus], repeat=20)
             out = {"corpus_bytes": res[0]["bytes"], "corpus_ns_per_byte": round(res[0]["ns_per_byte"], 1)}
+            out["corpus_ns_per_byte_word_pieces"] = round(json.loads(subprocess.run(
+                [exe, "--bench", "20", "--words", corpus], check=True, capture_output=True).stdout)["ns_per_byte"], 1)
             out["corpus_ns_per_byte_whole_reads"] = round(run_spans_bench(exe, [corpus], repeat=20, piece=1 << 16)[0]["ns_per_byte"], 1)
             tool = a.patho or (os.path.join(a.oracle, "mdpatho.py") if a.oracle else None)
             if tool:

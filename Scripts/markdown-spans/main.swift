@@ -3,7 +3,9 @@
 //   swiftc -O Sources/TypewriteCore/Markdown/*.swift Scripts/markdown-spans/main.swift -o /tmp/markdown-spans
 // Usage: markdown-spans [--pieces SEED] [--bench REPEAT] FILE...
 //   prints, per file, one JSON line {"file", "bytes", "restyled", "runs": [[start, end, style], ...]};
-//   --pieces feeds each file in random pieces of 1 to 40 bytes (seeded), else whole;
+//   --pieces feeds each file in random pieces of 1 to 40 bytes (--max-piece N), seeded, else whole;
+//   --words feeds it in pieces like a model's tokens (a word with its space, a run of punctuation);
+//   --explain prints each restyle instead (old style -> new style and where);
 //   --bench feeds each file REPEAT times in pieces and prints nanoseconds per byte instead.
 #if canImport(Glibc)
 import Glibc
@@ -35,6 +37,20 @@ func pieces(_ n: Int, seed: UInt64?, maximum: Int = 40) -> [Range<Int>] {
     return out
 }
 
+/// Pieces like a model's tokens: a word with the space before it, or a run of punctuation.
+func wordPieces(_ data: [UInt8]) -> [Range<Int>] {
+    func isWord(_ b: UInt8) -> Bool { (b >= 0x30 && b <= 0x39) || (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A) || b >= 0x80 }
+    var out: [Range<Int>] = []
+    var start = 0
+    for i in 1..<max(1, data.count) {
+        let a = data[i - 1], b = data[i]
+        let boundary = b == 0x20 || b == 0x0A || a == 0x0A || (isWord(a) != isWord(b) && a != 0x20)
+        if boundary { out.append(start..<i); start = i }
+    }
+    if start < data.count { out.append(start..<data.count) }
+    return out
+}
+
 func now() -> UInt64 { var t = timespec(); clock_gettime(CLOCK_MONOTONIC, &t); return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec) }
 
 func escape(_ s: String) -> String {
@@ -51,17 +67,19 @@ var seed: UInt64? = nil
 var bench = 0
 var maximum = 40
 var explain = false
+var words = false
 while let a = args.first, a.hasPrefix("--") {
     args.removeFirst()
     if a == "--pieces" { seed = UInt64(args.removeFirst())! }
     else if a == "--bench" { bench = Int(args.removeFirst())! }
     else if a == "--max-piece" { maximum = Int(args.removeFirst())! }
     else if a == "--explain" { explain = true }
+    else if a == "--words" { words = true }
 }
 for path in args {
     let data = readFile(path)
     if bench > 0 {
-        let cuts = pieces(data.count, seed: seed ?? 1, maximum: maximum)
+        let cuts = words ? wordPieces(data) : pieces(data.count, seed: seed ?? 1, maximum: maximum)
         let t0 = now()
         var sink = 0
         for _ in 0..<bench {
@@ -82,7 +100,7 @@ for path in args {
             print("restyle \(run.range.count) \(map[run.range.lowerBound]) -> \(run.style) at \(run.range.lowerBound): " + escape(String(decoding: data[max(0, run.range.lowerBound - 20)..<min(data.count, run.range.upperBound + 5)], as: UTF8.self)))
         }
     }
-    for r in pieces(data.count, seed: seed, maximum: maximum) {
+    for r in words ? wordPieces(data) : pieces(data.count, seed: seed, maximum: maximum) {
         let u = h.feed(data[r])
         why(u)
         map.apply(u)

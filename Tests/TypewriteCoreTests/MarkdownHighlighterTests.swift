@@ -216,6 +216,9 @@ struct MarkdownStreamingTests {
         #expect(Self.firstGuess(after: "| a | b |\n", "|--") == "marker:tableDelimiterRow")
         #expect(Self.firstGuess(after: "text\n", "-") == "marker:listMarker")
         #expect(Self.firstGuess(after: "text\n\n", "12") == "marker:listMarker")
+        #expect(Self.firstGuess(after: "text\n\n", "*") == "marker:listMarker")
+        #expect(Self.firstGuess(after: "text\n\n* ", "**") == "strong+marker:emphasisDelimiter")
+        #expect(Self.firstGuess(after: "text\n\n- ", "2") == "plain")
         #expect(Self.firstGuess(after: "```\ncode\n", "``") == "marker:codeFence")
         #expect(Self.firstGuess(after: "```\n", "code") == "code-block")
     }

@@ -247,7 +247,9 @@ struct MarkdownBlockParser {
                 leaf = .table
                 return
             }
-            if c == UInt8(ascii: "*") || c == UInt8(ascii: "-") || c == UInt8(ascii: "_"), isThematicBreak(src, f.offset, end) {
+            if c == UInt8(ascii: "*") || c == UInt8(ascii: "-") || c == UInt8(ascii: "_"), isThematicBreak(src, f.offset, end),
+               !(tentative && c == UInt8(ascii: "*") && (f.offset..<end).contains(where: { MarkdownCharacters.isSpaceOrTab(src[$0]) })) {
+                // (A line still arriving as `* **` is far likelier a list item starting in bold.)
                 closeUnmatched(matched, src, sink: &sink)
                 finalizeLeaf(src, sink: &sink)
                 markContent()
@@ -255,7 +257,9 @@ struct MarkdownBlockParser {
                 tail = MarkdownStyle(marker: .thematicBreak)
                 return
             }
-            if let item = listMarker(src, f.offset, end, interruptingParagraph: atTip && leaf == .paragraph, tentative: tentative) {
+            // Right after a marker, a lone digit or bullet still arriving is the item's text.
+            if let item = listMarker(src, f.offset, end, interruptingParagraph: atTip && leaf == .paragraph,
+                                     tentative: tentative && !openedItemHere) {
                 closeUnmatched(matched, src, sink: &sink)
                 finalizeLeaf(src, sink: &sink)
                 sink.set(f.offset..<item.markerEnd, MarkdownStyle(marker: .listMarker))
@@ -558,16 +562,16 @@ struct MarkdownBlockParser {
         return count >= 3
     }
 
-    /// A list item's marker at `start` (5.2): where it ends. On a line still arriving, a `-` or
-    /// a number of up to three digits at its end is taken for a marker (answers' lines that
-    /// start so are list items), a `*` or `+` is not yet (`**` starts many lines).
+    /// A list item's marker at `start` (5.2): where it ends. On a line still arriving, a bullet
+    /// or a number of up to three digits at its end is taken for a marker (answers' lines that
+    /// start so are list items; `**`, which starts many lines, usually arrives whole).
     private func listMarker(_ src: MarkdownSource, _ start: Int, _ end: Int, interruptingParagraph: Bool,
                             tentative: Bool) -> (markerEnd: Int, Void)? {
         let c = src[start]
         var i = start
         if c == UInt8(ascii: "-") || c == UInt8(ascii: "+") || c == UInt8(ascii: "*") {
             i += 1
-            if tentative && i == end { return c == UInt8(ascii: "-") ? (i, ()) : nil }
+            if tentative && i == end { return (i, ()) }
         } else {
             var value = 0
             while i < end && src[i] >= 0x30 && src[i] <= 0x39 && i - start < 9 { value = value * 10 + Int(src[i] - 0x30); i += 1 }
