@@ -100,6 +100,27 @@ struct MarkdownBlockParser {
         return (i, c)
     }
 
+    /// The first non-blank position from a point, remembered: every container of a line asks
+    /// from a little further into the same indentation (a list 1,000 deep would otherwise scan
+    /// its indentation 1,000 times).
+    private struct NonSpaceCache {
+        private var from = Int.max
+        private var result: Position = (0, 0)
+
+        mutating func find(_ p: Position, _ src: MarkdownSource, _ end: Int) -> Position {
+            if p.offset >= from && p.offset <= result.offset { return result }
+            var (i, c) = p
+            while i < end {
+                let b = src[i]
+                if b == 0x20 { c += 1 } else if b == 0x09 { c += 4 - c % 4 } else { break }
+                i += 1
+            }
+            from = p.offset
+            result = (i, c)
+            return result
+        }
+    }
+
     /// Moves forward by `columns` columns of spaces and tabs (a tab that overshoots is taken whole).
     private func advance(_ p: Position, columns: Int, _ src: MarkdownSource, end: Int) -> Position {
         var (i, c) = p
@@ -124,9 +145,10 @@ struct MarkdownBlockParser {
         let guesses = Array(sink.styles[(start - sink.base)..<(end - sink.base)])
         sink.set(start..<end, .plain)
         var p: Position = (start, 0)
+        var nonSpace = NonSpaceCache()
         var matched = 0
         for k in containers.indices {
-            let f = firstNonSpace(p, src, end: end)
+            let f = nonSpace.find(p, src, end)
             let indent = f.column - p.column
             if containers[k].isQuote {
                 guard indent <= 3 && f.offset < end && src[f.offset] == UInt8(ascii: ">") else { break }
@@ -146,7 +168,7 @@ struct MarkdownBlockParser {
         if allMatched {
             switch leaf {
             case .fenced(let fence, let length, let indent):
-                let f = firstNonSpace(p, src, end: end)
+                let f = nonSpace.find(p, src, end)
                 if f.column - p.column <= 3 && (isClosingFence(src, f.offset, end, fence: fence, length: length)
                                                  || (tentative && isFencePrefix(src, f.offset, end, fence: fence))) {
                     sink.set(f.offset..<end, MarkdownStyle(marker: .codeFence))
@@ -159,7 +181,7 @@ struct MarkdownBlockParser {
                 tail = MarkdownStyle(isCodeBlock: true)
                 return
             case .indented:
-                let f = firstNonSpace(p, src, end: end)
+                let f = nonSpace.find(p, src, end)
                 if f.offset >= end { return }
                 if f.column - p.column >= 4 {
                     let q = advance(p, columns: 4, src, end: end)
@@ -177,7 +199,7 @@ struct MarkdownBlockParser {
         var opened = false
         var openedItemHere = false
         while true {
-            let f = firstNonSpace(p, src, end: end)
+            let f = nonSpace.find(p, src, end)
             let indent = f.column - p.column
             let blank = f.offset >= end
             let atTip = !opened && allMatched
@@ -277,7 +299,7 @@ struct MarkdownBlockParser {
             break
         }
 
-        let f = firstNonSpace(p, src, end: end)
+        let f = nonSpace.find(p, src, end)
         let blank = f.offset >= end
         if !opened && !allMatched && leaf == .paragraph && !blank {
             paragraphLines.append(f.offset..<end)
