@@ -1,0 +1,708 @@
+// Block structure, one line at a time (CommonMark 0.31.2, sections 4 and 5, "appendix: a parsing
+// strategy"; GFM tables and task list items): block quotes and list items as containers, then one
+// leaf — paragraph, ATX or setext heading, fenced or indented code, thematic break, table. A line
+// is examined once when it ends; only an open paragraph keeps its lines, because a later line can
+// still make it a setext heading or a table's header row, and its inline parse covers all of them.
+
+/// Source bytes held by the highlighter: `bytes[offset - base]` is the byte at absolute `offset`.
+struct MarkdownSource {
+    let bytes: [UInt8]
+    let base: Int
+    @inline(__always) subscript(_ offset: Int) -> UInt8 { bytes[offset - base] }
+}
+
+/// Where the styles decided so far go: one per held byte, and where each code block started.
+struct MarkdownStyleSink {
+    var base = 0
+    var styles: [MarkdownStyle] = []
+    /// The lowest offset written since the highlighter last compared.
+    var dirtyLow = Int.max
+    /// Styles decided for bytes that may no longer be held (a reference resolved by a later
+    /// definition).
+    var late: [(offset: Int, style: MarkdownStyle)] = []
+    /// The start offset of each fenced or indented code block and its language, in order.
+    var codeLanguages: [(start: Int, language: String)] = []
+
+    mutating func set(_ range: Range<Int>, _ style: MarkdownStyle) {
+        guard !range.isEmpty else { return }
+        dirtyLow = min(dirtyLow, range.lowerBound)
+        let b = base
+        styles.withUnsafeMutableBufferPointer { styles in
+            for i in range { styles[i - b] = style }
+        }
+    }
+
+    mutating func set(_ offset: Int, _ style: MarkdownStyle) {
+        dirtyLow = min(dirtyLow, offset)
+        styles[offset - base] = style
+    }
+
+    mutating func codeBlock(startingAt start: Int, language: String) {
+        if let last = codeLanguages.last, last.start >= start { codeLanguages.removeLast() }
+        codeLanguages.append((start, language))
+    }
+
+    func language(at offset: Int) -> String {
+        var i = codeLanguages.count - 1
+        while i >= 0 && codeLanguages[i].start > offset { i -= 1 }
+        return i >= 0 ? codeLanguages[i].language : ""
+    }
+}
+
+struct MarkdownBlockParser {
+    private struct Container {
+        let isQuote: Bool
+        /// For a list item: the columns its content is indented by, from where its marker line's
+        /// enclosing containers end.
+        let contentOffset: Int
+        var hasContent = false
+    }
+
+    private enum Leaf: Equatable {
+        case none
+        case paragraph
+        case fenced(fence: UInt8, length: Int, indent: Int)
+        case indented
+        case table
+    }
+
+    private var containers: [Container] = []
+    private var leaf = Leaf.none
+    /// The open paragraph's lines: from the first non-blank byte to the line's end.
+    private var paragraphLines: [Range<Int>] = []
+    /// Normalized labels of the link reference definitions seen so far.
+    private(set) var references: Set<String> = []
+    /// Bracketed texts of finished blocks that a later definition of their label makes links:
+    /// the styles their bytes then take. At most `maximumPendingReferences` are kept.
+    private var pendingReferences: [String: [[(offset: Int, style: MarkdownStyle)]]] = [:]
+    private var pendingReferenceCount = 0
+    static let maximumPendingReferences = 4096
+    /// The style a byte appended to the last line examined would take (tentative examinations).
+    private(set) var tail = MarkdownStyle.plain
+
+    /// How many block quotes and list items are open.
+    var containerDepth: Int { containers.count }
+
+    /// Where the bytes that a later line can still restyle begin (the open paragraph), if any.
+    var openParagraphStart: Int? { leaf == .paragraph ? paragraphLines.first?.lowerBound : nil }
+
+    // MARK: - Columns
+
+    private typealias Position = (offset: Int, column: Int)
+
+    private func firstNonSpace(_ p: Position, _ src: MarkdownSource, end: Int) -> Position {
+        var (i, c) = p
+        while i < end {
+            let b = src[i]
+            if b == 0x20 { c += 1 } else if b == 0x09 { c += 4 - c % 4 } else { break }
+            i += 1
+        }
+        return (i, c)
+    }
+
+    /// The first non-blank position from a point, remembered: every container of a line asks
+    /// from a little further into the same indentation (a list 1,000 deep would otherwise scan
+    /// its indentation 1,000 times).
+    private struct NonSpaceCache {
+        private var from = Int.max
+        private var result: Position = (0, 0)
+
+        mutating func find(_ p: Position, _ src: MarkdownSource, _ end: Int) -> Position {
+            if p.offset >= from && p.offset <= result.offset { return result }
+            var (i, c) = p
+            while i < end {
+                let b = src[i]
+                if b == 0x20 { c += 1 } else if b == 0x09 { c += 4 - c % 4 } else { break }
+                i += 1
+            }
+            from = p.offset
+            result = (i, c)
+            return result
+        }
+    }
+
+    /// Moves forward by `columns` columns of spaces and tabs (a tab that overshoots is taken whole).
+    private func advance(_ p: Position, columns: Int, _ src: MarkdownSource, end: Int) -> Position {
+        var (i, c) = p
+        let target = c + columns
+        while i < end && c < target {
+            let b = src[i]
+            if b == 0x20 { c += 1 } else if b == 0x09 { c += 4 - c % 4 } else { break }
+            i += 1
+        }
+        return (i, c)
+    }
+
+    // MARK: - Lines
+
+    /// Examines one line, `start..<end` without its line ending. A tentative line is still
+    /// arriving: no setext underline or table delimiter row is decided from it, and the styles
+    /// are guesses (the caller examines a copy of the parser).
+    mutating func processLine(_ src: MarkdownSource, start: Int, end: Int, tentative: Bool, sink: inout MarkdownStyleSink) {
+        tail = .plain
+        // Every byte of the line gets a style decided from the line alone; a paragraph line keeps
+        // its earlier guesses until the paragraph is parsed again.
+        let guesses = Array(sink.styles[(start - sink.base)..<(end - sink.base)])
+        sink.set(start..<end, .plain)
+        var p: Position = (start, 0)
+        var nonSpace = NonSpaceCache()
+        var matched = 0
+        for k in containers.indices {
+            let f = nonSpace.find(p, src, end)
+            let indent = f.column - p.column
+            if containers[k].isQuote {
+                guard indent <= 3 && f.offset < end && src[f.offset] == UInt8(ascii: ">") else { break }
+                sink.set(f.offset, MarkdownStyle(marker: .quoteMarker))
+                p = advance((f.offset + 1, f.column + 1), columns: 1, src, end: end)
+            } else if f.offset >= end {
+                guard containers[k].hasContent else { break }
+                p = f
+            } else {
+                guard indent >= containers[k].contentOffset else { break }
+                p = advance(p, columns: containers[k].contentOffset, src, end: end)
+            }
+            matched += 1
+        }
+        let allMatched = matched == containers.count
+
+        if allMatched {
+            switch leaf {
+            case .fenced(let fence, let length, let indent):
+                let f = nonSpace.find(p, src, end)
+                if f.column - p.column <= 3 && (isClosingFence(src, f.offset, end, fence: fence, length: length)
+                                                 || (tentative && isFencePrefix(src, f.offset, end, fence: fence))) {
+                    sink.set(f.offset..<end, MarkdownStyle(marker: .codeFence))
+                    leaf = .none
+                    tail = MarkdownStyle(marker: .codeFence)
+                    return
+                }
+                let q = advance(p, columns: indent, src, end: end)
+                sink.set(q.offset..<end, MarkdownStyle(isCodeBlock: true))
+                tail = MarkdownStyle(isCodeBlock: true)
+                return
+            case .indented:
+                let f = nonSpace.find(p, src, end)
+                if f.offset >= end { return }
+                if f.column - p.column >= 4 {
+                    let q = advance(p, columns: 4, src, end: end)
+                    sink.set(q.offset..<end, MarkdownStyle(isCodeBlock: true))
+                    tail = MarkdownStyle(isCodeBlock: true)
+                    return
+                }
+                leaf = .none
+            default:
+                break
+            }
+        }
+
+        let maybeLazy = leaf == .paragraph
+        var opened = false
+        var openedItemHere = false
+        while true {
+            let f = nonSpace.find(p, src, end)
+            let indent = f.column - p.column
+            let blank = f.offset >= end
+            let atTip = !opened && allMatched
+            if indent >= 4 {
+                if maybeLazy || blank || (atTip && leaf == .table) { break }
+                closeUnmatched(matched, src, sink: &sink)
+                finalizeLeaf(src, sink: &sink)
+                let q = advance(p, columns: 4, src, end: end)
+                leaf = .indented
+                markContent()
+                sink.codeBlock(startingAt: q.offset, language: "")
+                sink.set(q.offset..<end, MarkdownStyle(isCodeBlock: true))
+                tail = MarkdownStyle(isCodeBlock: true)
+                return
+            }
+            if blank { break }
+            let c = src[f.offset]
+            if c == UInt8(ascii: ">") {
+                closeUnmatched(matched, src, sink: &sink)
+                finalizeLeaf(src, sink: &sink)
+                sink.set(f.offset, MarkdownStyle(marker: .quoteMarker))
+                containers.append(Container(isQuote: true, contentOffset: 0))
+                matched = containers.count
+                p = advance((f.offset + 1, f.column + 1), columns: 1, src, end: end)
+                opened = true
+                openedItemHere = false
+                continue
+            }
+            if c == UInt8(ascii: "#"), let level = atxLevel(src, f.offset, end) {
+                closeUnmatched(matched, src, sink: &sink)
+                finalizeLeaf(src, sink: &sink)
+                markContent()
+                styleATXHeading(src, f.offset, end, level: level, tentative: tentative, sink: &sink)
+                return
+            }
+            if c == UInt8(ascii: "`") || c == UInt8(ascii: "~"), let fenceLength = openingFence(src, f.offset, end) {
+                closeUnmatched(matched, src, sink: &sink)
+                finalizeLeaf(src, sink: &sink)
+                markContent()
+                leaf = .fenced(fence: c, length: fenceLength, indent: indent)
+                sink.codeBlock(startingAt: f.offset, language: infoWord(src, f.offset + fenceLength, end))
+                sink.set(f.offset..<end, MarkdownStyle(marker: .codeFence))
+                tail = MarkdownStyle(marker: .codeFence)
+                return
+            }
+            if atTip && leaf == .paragraph && tentative, let guess = underParagraphGuess(src, f.offset, end) {
+                // A line still arriving that looks like a setext underline or a delimiter row
+                // takes that style now; the paragraph above changes when the line ends.
+                sink.set(f.offset..<end, guess)
+                tail = guess
+                return
+            }
+            if atTip && leaf == .paragraph && !tentative && (c == UInt8(ascii: "=") || c == UInt8(ascii: "-")),
+               let underlineEnd = setextUnderline(src, f.offset, end) {
+                let level: UInt8 = c == UInt8(ascii: "=") ? 1 : 2
+                finalizeParagraph(src, headingLevel: level, sink: &sink)
+                sink.set(f.offset..<underlineEnd, MarkdownStyle(headingLevel: level, marker: .headingMarker))
+                return
+            }
+            if atTip && leaf == .paragraph && !tentative, let columns = delimiterRowCells(src, f.offset, end),
+               let header = paragraphLines.last, case let headerRow = tableCells(src, header.lowerBound, header.upperBound),
+               !headerRow.pipes.isEmpty, headerRow.cells.count == columns {
+                paragraphLines.removeLast()
+                if paragraphLines.isEmpty { leaf = .none } else { finalizeParagraph(src, headingLevel: 0, sink: &sink) }
+                styleTableRow(src, header.lowerBound, header.upperBound, tentative: false, sink: &sink)
+                sink.set(f.offset..<trimmedEnd(src, f.offset, end), MarkdownStyle(marker: .tableDelimiterRow))
+                leaf = .table
+                return
+            }
+            if c == UInt8(ascii: "*") || c == UInt8(ascii: "-") || c == UInt8(ascii: "_"), isThematicBreak(src, f.offset, end),
+               !(tentative && c == UInt8(ascii: "*") && (f.offset..<end).contains(where: { MarkdownCharacters.isSpaceOrTab(src[$0]) })) {
+                // (A line still arriving as `* **` is far likelier a list item starting in bold.)
+                closeUnmatched(matched, src, sink: &sink)
+                finalizeLeaf(src, sink: &sink)
+                markContent()
+                sink.set(f.offset..<trimmedEnd(src, f.offset, end), MarkdownStyle(marker: .thematicBreak))
+                tail = MarkdownStyle(marker: .thematicBreak)
+                return
+            }
+            // Right after a marker, a lone digit or bullet still arriving is the item's text.
+            if let item = listMarker(src, f.offset, end, interruptingParagraph: atTip && leaf == .paragraph,
+                                     tentative: tentative && !openedItemHere) {
+                closeUnmatched(matched, src, sink: &sink)
+                finalizeLeaf(src, sink: &sink)
+                sink.set(f.offset..<item.markerEnd, MarkdownStyle(marker: .listMarker))
+                let markerColumn = f.column + (item.markerEnd - f.offset)
+                let after = firstNonSpace((item.markerEnd, markerColumn), src, end: end)
+                let spaces = after.column - markerColumn
+                let padding = (after.offset >= end || spaces >= 5) ? 1 : spaces
+                containers.append(Container(isQuote: false, contentOffset: indent + (item.markerEnd - f.offset) + padding))
+                matched = containers.count
+                p = advance((item.markerEnd, markerColumn), columns: padding, src, end: end)
+                opened = true
+                openedItemHere = true
+                continue
+            }
+            break
+        }
+
+        let f = nonSpace.find(p, src, end)
+        let blank = f.offset >= end
+        if !opened && !allMatched && leaf == .paragraph && !blank {
+            paragraphLines.append(f.offset..<end)
+            restore(guesses, from: start, f.offset..<end, sink: &sink)
+            return
+        }
+        closeUnmatched(matched, src, sink: &sink)
+        if blank {
+            finalizeLeaf(src, sink: &sink)
+            return
+        }
+        markContent()
+        switch leaf {
+        case .paragraph:
+            paragraphLines.append(f.offset..<end)
+            restore(guesses, from: start, f.offset..<end, sink: &sink)
+        case .table:
+            styleTableRow(src, f.offset, end, tentative: tentative, sink: &sink)
+        default:
+            finalizeLeaf(src, sink: &sink)
+            var contentStart = f.offset
+            if openedItemHere, let box = taskBoxEnd(src, f.offset, end) {
+                sink.set(f.offset..<box, MarkdownStyle(marker: .taskBox))
+                contentStart = firstNonSpace((box, 0), src, end: end).offset
+            }
+            leaf = .paragraph
+            paragraphLines = [contentStart..<end]
+            restore(guesses, from: start, contentStart..<end, sink: &sink)
+        }
+    }
+
+    private func restore(_ guesses: [MarkdownStyle], from start: Int, _ range: Range<Int>, sink: inout MarkdownStyleSink) {
+        for i in range { sink.styles[i - sink.base] = guesses[i - start] }
+    }
+
+    /// Ends every open block at the end of the input.
+    mutating func finish(_ src: MarkdownSource, sink: inout MarkdownStyleSink) {
+        finalizeLeaf(src, sink: &sink)
+        containers.removeAll()
+    }
+
+    /// Styles the open paragraph as it stands, guessing the spans its last line has opened when
+    /// `lineIsOpen` (that line is still arriving).
+    mutating func styleOpenParagraph(_ src: MarkdownSource, lineIsOpen: Bool, sink: inout MarkdownStyleSink) {
+        guard leaf == .paragraph else { return }
+        styleInline(src, paragraphLines, headingLevel: 0, openEnd: lineIsOpen, parseDefinitions: true, sink: &sink)
+    }
+
+    private mutating func markContent() {
+        for k in containers.indices where !containers[k].isQuote { containers[k].hasContent = true }
+    }
+
+    private mutating func closeUnmatched(_ matched: Int, _ src: MarkdownSource, sink: inout MarkdownStyleSink) {
+        guard matched < containers.count else { return }
+        finalizeLeaf(src, sink: &sink)
+        containers.removeLast(containers.count - matched)
+    }
+
+    private mutating func finalizeLeaf(_ src: MarkdownSource, sink: inout MarkdownStyleSink) {
+        if leaf == .paragraph { finalizeParagraph(src, headingLevel: 0, sink: &sink) }
+        leaf = .none
+    }
+
+    private mutating func finalizeParagraph(_ src: MarkdownSource, headingLevel: UInt8, sink: inout MarkdownStyleSink) {
+        styleInline(src, paragraphLines, headingLevel: headingLevel, openEnd: false, parseDefinitions: headingLevel == 0, sink: &sink)
+        paragraphLines = []
+        leaf = .none
+    }
+
+    // MARK: - Inline content
+
+    /// Parses `lines` (joined by line feeds) for inlines and writes their styles.
+    private mutating func styleInline(_ src: MarkdownSource, _ lines: [Range<Int>], headingLevel: UInt8, openEnd: Bool,
+                                      parseDefinitions: Bool, sink: inout MarkdownStyleSink) {
+        var text: [UInt8] = []
+        var map: [Int] = []
+        var lastLineStart = 0
+        let total = lines.reduce(0) { $0 + $1.count + 1 }
+        text.reserveCapacity(total)
+        map.reserveCapacity(total)
+        for (k, line) in lines.enumerated() {
+            if k > 0 { text.append(0x0A); map.append(-1) }
+            lastLineStart = text.count
+            var e = line.upperBound
+            if k == lines.count - 1 && !openEnd {
+                while e > line.lowerBound && MarkdownCharacters.isSpaceOrTab(src[e - 1]) { e -= 1 }
+                sink.set(e..<line.upperBound, .plain)
+            }
+            text.append(contentsOf: src.bytes[(line.lowerBound - src.base)..<(e - src.base)])
+            map.append(contentsOf: line.lowerBound..<e)
+        }
+        var start = 0
+        if parseDefinitions {
+            while let definition = linkDefinition(text, start, complete: !openEnd) {
+                references.insert(definition.label)
+                if !openEnd, let uses = pendingReferences.removeValue(forKey: definition.label) {
+                    pendingReferenceCount -= uses.count
+                    for use in uses { sink.late.append(contentsOf: use) }
+                }
+                for i in start..<definition.end where map[i] >= 0 { sink.set(map[i], .plain) }
+                for r in definition.labelRange { if map[r] >= 0 { sink.set(map[r], MarkdownStyle(inline: .link)) } }
+                for part in definition.destination {
+                    for r in part where map[r] >= 0 { sink.set(map[r], MarkdownStyle(marker: .linkDestination)) }
+                }
+                start = definition.end
+            }
+        }
+        let parser = MarkdownInlineParser(text: text, from: start, openEnd: openEnd, guessFrom: lastLineStart, references: references)
+        if start < text.count, let first = map[start...].first(where: { $0 >= 0 }) { sink.dirtyLow = min(sink.dirtyLow, first) }
+        let base = sink.base
+        sink.styles.withUnsafeMutableBufferPointer { styles in
+            parser.inline.withUnsafeBufferPointer { inline in
+                parser.markers.withUnsafeBufferPointer { markers in
+                    for i in start..<text.count where map[i] >= 0 {
+                        styles[map[i] - base] = MarkdownStyle(headingLevel: headingLevel, inline: inline[i], marker: markers[i])
+                    }
+                }
+            }
+        }
+        let n = text.count
+        tail = MarkdownStyle(headingLevel: headingLevel, inline: parser.inline[n], marker: parser.markers[n])
+        if !openEnd {
+            for candidate in parser.candidates where pendingReferenceCount < MarkdownBlockParser.maximumPendingReferences {
+                var use: [(offset: Int, style: MarkdownStyle)] = []
+                func add(_ r: Range<Int>, _ flag: MarkdownInline, _ marker: MarkdownMarker?) {
+                    for i in r where map[i] >= 0 {
+                        use.append((map[i], MarkdownStyle(headingLevel: headingLevel, inline: parser.inline[i].union(flag),
+                                                          marker: marker ?? parser.markers[i])))
+                    }
+                }
+                add(candidate.text, .link, nil)
+                for r in candidate.delimiters { add(r, [], .linkDelimiter) }
+                if let d = candidate.destination { add(d, [], .linkDestination) }
+                pendingReferences[candidate.label, default: []].append(use)
+                pendingReferenceCount += 1
+            }
+        }
+    }
+
+    private struct Definition {
+        let label: String
+        let labelRange: Range<Int>
+        let destination: [Range<Int>]
+        let end: Int
+    }
+
+    /// A link reference definition at `start` (CommonMark 0.31.2, 4.7), ending at a line's end.
+    private func linkDefinition(_ t: [UInt8], _ start: Int, complete: Bool) -> Definition? {
+        let n = t.count
+        var i = start
+        guard i < n, t[i] == UInt8(ascii: "[") else { return nil }
+        i += 1
+        let labelStart = i
+        while i < n && t[i] != UInt8(ascii: "]") {
+            if t[i] == UInt8(ascii: "[") || i - labelStart > 999 { return nil }
+            i += t[i] == UInt8(ascii: "\\") ? 2 : 1
+        }
+        guard i + 1 < n, t[i + 1] == UInt8(ascii: ":") else { return nil }
+        let labelRange = labelStart..<i
+        let label = MarkdownInlineParser.normalizedLabel(t[labelRange])
+        guard !label.isEmpty else { return nil }
+        func skip(_ j: Int) -> Int {
+            var j = j, lines = 0
+            while j < n && (t[j] == 0x20 || t[j] == 0x09 || (t[j] == 0x0A && lines == 0)) { if t[j] == 0x0A { lines += 1 }; j += 1 }
+            return j
+        }
+        i = skip(i + 2)
+        let destStart = i
+        if i < n && t[i] == UInt8(ascii: "<") {
+            while i < n && t[i] != UInt8(ascii: ">") && t[i] != 0x0A { i += 1 }
+            guard i < n && t[i] == UInt8(ascii: ">") else { return nil }
+            i += 1
+        } else {
+            while i < n && t[i] > 0x20 { i += 1 }
+            guard i > destStart else { return nil }
+        }
+        let destEnd = i
+        func lineEnd(_ j: Int) -> Int? {
+            var j = j
+            while j < n && (t[j] == 0x20 || t[j] == 0x09) { j += 1 }
+            if j == n { return complete ? n : nil }
+            return t[j] == 0x0A ? j + 1 : nil
+        }
+        // With a title, when one follows on this line or the next.
+        let titleStart = skip(i)
+        if titleStart > i && titleStart < n, t[titleStart] == UInt8(ascii: "\"") || t[titleStart] == UInt8(ascii: "'") || t[titleStart] == UInt8(ascii: "(") {
+            let close = t[titleStart] == UInt8(ascii: "(") ? UInt8(ascii: ")") : t[titleStart]
+            var j = titleStart + 1
+            while j < n && t[j] != close { j += t[j] == UInt8(ascii: "\\") ? 2 : 1 }
+            if j < n, let e = lineEnd(j + 1) {
+                return Definition(label: label, labelRange: labelRange, destination: [destStart..<destEnd, titleStart..<(j + 1)], end: e)
+            }
+        }
+        guard let e = lineEnd(destEnd) else { return nil }
+        return Definition(label: label, labelRange: labelRange, destination: [destStart..<destEnd], end: e)
+    }
+
+    // MARK: - Leaf blocks
+
+    private func trimmedEnd(_ src: MarkdownSource, _ start: Int, _ end: Int) -> Int {
+        var e = end
+        while e > start && MarkdownCharacters.isSpaceOrTab(src[e - 1]) { e -= 1 }
+        return e
+    }
+
+    /// 1...6 for `#` to `######` followed by a space, a tab or the line's end (4.2).
+    private func atxLevel(_ src: MarkdownSource, _ start: Int, _ end: Int) -> UInt8? {
+        var i = start
+        while i < end && src[i] == UInt8(ascii: "#") && i - start < 7 { i += 1 }
+        let level = i - start
+        guard level >= 1 && level <= 6 else { return nil }
+        guard i == end || MarkdownCharacters.isSpaceOrTab(src[i]) else { return nil }
+        return UInt8(level)
+    }
+
+    private mutating func styleATXHeading(_ src: MarkdownSource, _ start: Int, _ end: Int, level: UInt8, tentative: Bool,
+                                          sink: inout MarkdownStyleSink) {
+        let heading = MarkdownStyle(headingLevel: level)
+        leaf = .none
+        sink.set(start..<end, heading)
+        let openEnd = start + Int(level)
+        sink.set(start..<openEnd, MarkdownStyle(headingLevel: level, marker: .headingMarker))
+        var contentStart = openEnd
+        while contentStart < end && MarkdownCharacters.isSpaceOrTab(src[contentStart]) { contentStart += 1 }
+        var contentEnd = trimmedEnd(src, contentStart, end)
+        var closer = contentEnd
+        while closer > contentStart && src[closer - 1] == UInt8(ascii: "#") { closer -= 1 }
+        if closer < contentEnd && (closer == contentStart || MarkdownCharacters.isSpaceOrTab(src[closer - 1])) {
+            sink.set(closer..<contentEnd, MarkdownStyle(headingLevel: level, marker: .headingMarker))
+            contentEnd = trimmedEnd(src, contentStart, closer)
+        }
+        tail = heading
+        guard contentEnd > contentStart else { return }
+        styleInline(src, [contentStart..<(tentative && contentEnd == trimmedEnd(src, contentStart, end) ? end : contentEnd)],
+                    headingLevel: level, openEnd: tentative, parseDefinitions: false, sink: &sink)
+    }
+
+    /// The length of an opening code fence at `start` (4.5): three or more backticks (and no
+    /// backtick in the info string) or tildes.
+    private func openingFence(_ src: MarkdownSource, _ start: Int, _ end: Int) -> Int? {
+        let c = src[start]
+        var i = start
+        while i < end && src[i] == c { i += 1 }
+        guard i - start >= 3 else { return nil }
+        if c == UInt8(ascii: "`") {
+            for j in i..<end where src[j] == c { return nil }
+        }
+        return i - start
+    }
+
+    private func isClosingFence(_ src: MarkdownSource, _ start: Int, _ end: Int, fence: UInt8, length: Int) -> Bool {
+        var i = start
+        while i < end && src[i] == fence { i += 1 }
+        guard i - start >= length else { return false }
+        return trimmedEnd(src, i, end) == i
+    }
+
+    /// The first word of a fence's info string.
+    private func infoWord(_ src: MarkdownSource, _ start: Int, _ end: Int) -> String {
+        var i = start
+        while i < end && MarkdownCharacters.isSpaceOrTab(src[i]) { i += 1 }
+        var j = i
+        while j < end && !MarkdownCharacters.isSpaceOrTab(src[j]) { j += 1 }
+        return String(decoding: (i..<j).map { src[$0] }, as: UTF8.self)
+    }
+
+    /// The end of a setext underline (4.3): a run of `=` or of `-`, then only spaces and tabs.
+    private func setextUnderline(_ src: MarkdownSource, _ start: Int, _ end: Int) -> Int? {
+        let c = src[start]
+        var i = start
+        while i < end && src[i] == c { i += 1 }
+        return trimmedEnd(src, i, end) == i ? i : nil
+    }
+
+    private func isThematicBreak(_ src: MarkdownSource, _ start: Int, _ end: Int) -> Bool {
+        let c = src[start]
+        var count = 0
+        for i in start..<end {
+            let b = src[i]
+            if b == c { count += 1 } else if !MarkdownCharacters.isSpaceOrTab(b) { return false }
+        }
+        return count >= 3
+    }
+
+    /// A list item's marker at `start` (5.2): where it ends. On a line still arriving, a bullet
+    /// or a number of up to three digits at its end is taken for a marker (answers' lines that
+    /// start so are list items; `**`, which starts many lines, usually arrives whole).
+    private func listMarker(_ src: MarkdownSource, _ start: Int, _ end: Int, interruptingParagraph: Bool,
+                            tentative: Bool) -> (markerEnd: Int, Void)? {
+        let c = src[start]
+        var i = start
+        if c == UInt8(ascii: "-") || c == UInt8(ascii: "+") || c == UInt8(ascii: "*") {
+            i += 1
+            if tentative && i == end { return (i, ()) }
+        } else {
+            var value = 0
+            while i < end && src[i] >= 0x30 && src[i] <= 0x39 && i - start < 9 { value = value * 10 + Int(src[i] - 0x30); i += 1 }
+            if tentative && i == end && i > start && i - start <= 3 { return (i, ()) }
+            guard i > start, i < end, src[i] == UInt8(ascii: ".") || src[i] == UInt8(ascii: ")") else { return nil }
+            if interruptingParagraph && value != 1 { return nil }
+            i += 1
+            if tentative && i == end { return (i, ()) }
+        }
+        guard i == end || MarkdownCharacters.isSpaceOrTab(src[i]) else { return nil }
+        if interruptingParagraph && trimmedEnd(src, i, end) == i { return nil }
+        return (i, ())
+    }
+
+    /// What a line still arriving under a paragraph looks like it will be: `=` or `--` a setext
+    /// underline, `|`, `-`, `:` (with a pipe in the paragraph's last line) a delimiter row.
+    private func underParagraphGuess(_ src: MarkdownSource, _ start: Int, _ end: Int) -> MarkdownStyle? {
+        let c = src[start]
+        var equals = 0, dashes = 0, pipes = 0, other = 0
+        for i in start..<end {
+            switch src[i] {
+            case UInt8(ascii: "="): equals += 1
+            case UInt8(ascii: "-"): dashes += 1
+            case UInt8(ascii: "|"): pipes += 1
+            case UInt8(ascii: ":"), 0x20, 0x09: break
+            default: other += 1
+            }
+        }
+        if other > 0 { return nil }
+        if c == UInt8(ascii: "=") && equals == end - start { return MarkdownStyle(headingLevel: 1, marker: .headingMarker) }
+        if c == UInt8(ascii: "-") && dashes >= 2 && dashes == end - start { return MarkdownStyle(headingLevel: 2, marker: .headingMarker) }
+        if equals == 0 && dashes > 0 && pipes > 0, let header = paragraphLines.last,
+           !tableCells(src, header.lowerBound, header.upperBound).pipes.isEmpty {
+            return MarkdownStyle(marker: .tableDelimiterRow)
+        }
+        return nil
+    }
+
+    /// A line still arriving that may become a closing fence: fence characters only.
+    private func isFencePrefix(_ src: MarkdownSource, _ start: Int, _ end: Int, fence: UInt8) -> Bool {
+        guard start < end else { return false }
+        for i in start..<end where src[i] != fence { return false }
+        return true
+    }
+
+    /// A GFM task box, `[ ]`, `[x]` or `[X]` followed by a space or tab: where it ends.
+    private func taskBoxEnd(_ src: MarkdownSource, _ start: Int, _ end: Int) -> Int? {
+        guard start + 3 < end, src[start] == UInt8(ascii: "["), src[start + 2] == UInt8(ascii: "]") else { return nil }
+        let mark = src[start + 1]
+        guard mark == 0x20 || mark == UInt8(ascii: "x") || mark == UInt8(ascii: "X") else { return nil }
+        guard MarkdownCharacters.isSpaceOrTab(src[start + 3]) else { return nil }
+        return start + 3
+    }
+
+    // MARK: - Tables
+
+    /// The cells and pipes of a table row (GFM 4.10): cells trimmed, a leading and a trailing
+    /// pipe optional, `\|` not a separator.
+    private func tableCells(_ src: MarkdownSource, _ start: Int, _ end: Int) -> (cells: [Range<Int>], pipes: [Int]) {
+        let e = trimmedEnd(src, start, end)
+        var cells: [Range<Int>] = []
+        var pipes: [Int] = []
+        var i = start
+        var cellStart = start
+        while i < e {
+            let b = src[i]
+            if b == UInt8(ascii: "\\") { i += 2; continue }
+            if b == UInt8(ascii: "|") {
+                pipes.append(i)
+                if !(i == start) { cells.append(cellStart..<i) }
+                cellStart = i + 1
+            }
+            i += 1
+        }
+        if cellStart < e || pipes.isEmpty || pipes.last! != e - 1 { cells.append(cellStart..<e) }
+        return (cells.map { r in
+            var a = r.lowerBound
+            while a < r.upperBound && MarkdownCharacters.isSpaceOrTab(src[a]) { a += 1 }
+            return a..<trimmedEnd(src, a, r.upperBound)
+        }, pipes)
+    }
+
+    /// The number of cells of a table delimiter row (`| --- | :-: |`); a row of `-` alone is a
+    /// setext underline instead. The header row above it must hold a pipe.
+    private func delimiterRowCells(_ src: MarkdownSource, _ start: Int, _ end: Int) -> Int? {
+        let row = tableCells(src, start, end)
+        guard !row.cells.isEmpty else { return nil }
+        if row.pipes.isEmpty && setextUnderline(src, start, end) != nil { return nil }
+        for cell in row.cells {
+            var a = cell.lowerBound, b = cell.upperBound
+            if a < b && src[a] == UInt8(ascii: ":") { a += 1 }
+            if b > a && src[b - 1] == UInt8(ascii: ":") { b -= 1 }
+            guard a < b else { return nil }
+            for i in a..<b where src[i] != UInt8(ascii: "-") { return nil }
+        }
+        return row.cells.count
+    }
+
+    private mutating func styleTableRow(_ src: MarkdownSource, _ start: Int, _ end: Int, tentative: Bool, sink: inout MarkdownStyleSink) {
+        let row = tableCells(src, start, end)
+        sink.set(start..<end, .plain)
+        for pipe in row.pipes { sink.set(pipe, MarkdownStyle(marker: .tablePipe)) }
+        tail = .plain
+        for (k, cell) in row.cells.enumerated() where !cell.isEmpty {
+            let last = k == row.cells.count - 1
+            let open = tentative && last && (row.pipes.last ?? -1) < cell.lowerBound
+            styleInline(src, [cell.lowerBound..<(open ? end : cell.upperBound)], headingLevel: 0, openEnd: open,
+                        parseDefinitions: false, sink: &sink)
+            if !open { tail = .plain }
+        }
+    }
+}

@@ -1,0 +1,147 @@
+// The vocabulary of the markdown highlighter: what role a source byte plays, per CommonMark 0.31.2
+// and the GitHub Flavored Markdown extensions (tables, strikethrough, autolinks, task lists).
+// Only the standard library is used, so this folder compiles on its own (see Scripts/).
+
+/// Inline constructs that cover a byte; several can hold at once (`***x***` is strong and emphasis).
+///
+/// Delimiters belong to the span they delimit (the `**` of `**x**` is `.strong` and carries the
+/// marker `.emphasisDelimiter`), as in CommonMark's source positions.
+public struct MarkdownInline: OptionSet, Hashable, Sendable {
+    /// The flags as bits.
+    public let rawValue: UInt8
+    /// The set whose bits are `rawValue` (bit 0 strong … bit 5 autolink).
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// `**x**` or `__x__` (CommonMark 0.31.2, 6.2).
+    public static let strong = MarkdownInline(rawValue: 1 << 0)
+    /// `*x*` or `_x_` (CommonMark 0.31.2, 6.2).
+    public static let emphasis = MarkdownInline(rawValue: 1 << 1)
+    /// `~x~` or `~~x~~` (GFM strikethrough, with cmark-gfm's rule: runs of one or two, equal lengths).
+    public static let strikethrough = MarkdownInline(rawValue: 1 << 2)
+    /// A code span, backticks included (CommonMark 0.31.2, 6.1).
+    public static let code = MarkdownInline(rawValue: 1 << 3)
+    /// The text of a link or image, between its brackets (CommonMark 0.31.2, 6.3 and 6.4).
+    public static let link = MarkdownInline(rawValue: 1 << 4)
+    /// The address of an autolink, `<https://x>` or a bare GFM `www.x.com`, `https://x`, `a@b.com`.
+    public static let autolink = MarkdownInline(rawValue: 1 << 5)
+}
+
+/// The syntax character a byte is, if it is one: each kind of marker gets a style of its own kind.
+public enum MarkdownMarker: UInt8, Hashable, Sendable, CaseIterable {
+    /// Not a marker: text of whatever construct covers it.
+    case none
+    /// An ATX heading's `#` run (opening or closing), or a setext heading's `===` / `---` underline.
+    case headingMarker
+    /// The `*`, `_` or `~` characters that open or close strong, emphasis or strikethrough.
+    case emphasisDelimiter
+    /// The backticks that open or close a code span.
+    case codeDelimiter
+    /// The `[`, `![`, `](`, `)`, `][label]` of a link or image, the `<` `>` of an autolink.
+    case linkDelimiter
+    /// An inline link's destination and title, a reference link's label, a definition's destination.
+    case linkDestination
+    /// The opening or closing line of a fenced code block, info string included.
+    case codeFence
+    /// A list item's `-`, `+`, `*`, `1.` or `1)`.
+    case listMarker
+    /// A GFM task list item's box, `[ ]`, `[x]` or `[X]`.
+    case taskBox
+    /// A block quote's `>`, on every line that carries one.
+    case quoteMarker
+    /// A `|` that separates the cells of a GFM table row.
+    case tablePipe
+    /// The whole delimiter row of a GFM table (`|---|:--:|`).
+    case tableDelimiterRow
+    /// A thematic break line (`---`, `***`, `___`).
+    case thematicBreak
+}
+
+/// The markdown role of one source byte: its block, the inline spans over it, and its marker kind.
+///
+/// A plain value (four bytes), so a renderer can keep one per character; `plain` is text outside
+/// every construct (paragraph, list item, quote and table cell text, escapes, raw HTML).
+public struct MarkdownStyle: Hashable, Sendable, CustomStringConvertible {
+    /// The heading level, 1...6, or 0 outside headings (ATX and setext alike, markers included).
+    public var headingLevel: UInt8
+    /// True for the content lines of a fenced or indented code block (never for its fence lines).
+    public var isCodeBlock: Bool
+    /// The inline spans that cover the byte.
+    public var inline: MarkdownInline
+    /// The syntax character the byte is, or `.none`.
+    public var marker: MarkdownMarker
+
+    /// Creates a style; every part defaults to "outside any construct".
+    public init(headingLevel: UInt8 = 0, isCodeBlock: Bool = false, inline: MarkdownInline = [],
+                marker: MarkdownMarker = .none) {
+        self.headingLevel = headingLevel
+        self.isCodeBlock = isCodeBlock
+        self.inline = inline
+        self.marker = marker
+    }
+
+    /// Text outside every construct: the terminal's default style.
+    public static let plain = MarkdownStyle()
+
+    // Compared field by field on raw values: a renderer compares one per character.
+    public static func == (a: MarkdownStyle, b: MarkdownStyle) -> Bool {
+        a.headingLevel == b.headingLevel && a.isCodeBlock == b.isCodeBlock
+            && a.inline.rawValue == b.inline.rawValue && a.marker.rawValue == b.marker.rawValue
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(UInt32(headingLevel) | UInt32(isCodeBlock ? 1 : 0) << 8 | UInt32(inline.rawValue) << 16
+                       | UInt32(marker.rawValue) << 24)
+    }
+
+    /// True when the byte is outside every construct.
+    public var isPlain: Bool { self == .plain }
+
+    /// The roles joined by `+`, as in `h2+strong+marker:emphasisDelimiter`; `plain` for none.
+    public var description: String {
+        var parts: [String] = []
+        if headingLevel > 0 { parts.append("h\(headingLevel)") }
+        if isCodeBlock { parts.append("code-block") }
+        let names: [(MarkdownInline, String)] = [(.strong, "strong"), (.emphasis, "emphasis"),
+            (.strikethrough, "strike"), (.code, "code"), (.link, "link"), (.autolink, "autolink")]
+        for (flag, name) in names where inline.contains(flag) { parts.append(name) }
+        if marker != .none { parts.append("marker:\(marker)") }
+        return parts.isEmpty ? "plain" : parts.joined(separator: "+")
+    }
+}
+
+/// One style over a range of source bytes.
+public struct MarkdownStyleRun: Hashable, Sendable {
+    /// Absolute byte offsets into the whole answer fed so far (0 is its first byte); non-empty.
+    public var range: Range<Int>
+    /// The style of every byte in `range`.
+    public var style: MarkdownStyle
+    /// For code block content and fence lines, the first word of the fence's info string
+    /// (`"swift"` for ```` ```swift ````), `""` for none or an indented block; nil elsewhere.
+    public var codeLanguage: String?
+
+    /// A run of `style` over `range`.
+    public init(range: Range<Int>, style: MarkdownStyle, codeLanguage: String? = nil) {
+        self.range = range
+        self.style = style
+        self.codeLanguage = codeLanguage
+    }
+}
+
+/// What one `feed` or `finish` decided.
+public struct MarkdownUpdate: Hashable, Sendable {
+    /// Styles of the bytes just fed, in order, tiling them exactly (empty when nothing was fed).
+    /// A best guess for text whose role later text decides, following how often each guess holds
+    /// in model answers: a `**` or backtick opener is styled at once, `*` too, `_`, `~` and `[`
+    /// only once proven.
+    public var runs: [MarkdownStyleRun]
+    /// New styles for bytes fed earlier whose style changed, because later text proved a guess
+    /// wrong (a setext underline, a table delimiter row, a closer that never came); in order,
+    /// non-overlapping, each range's bytes all changed. Empty most of the time.
+    public var restyles: [MarkdownStyleRun]
+
+    /// An update; empty by default.
+    public init(runs: [MarkdownStyleRun] = [], restyles: [MarkdownStyleRun] = []) {
+        self.runs = runs
+        self.restyles = restyles
+    }
+}
