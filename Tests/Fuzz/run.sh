@@ -29,7 +29,7 @@ bin=$(swift build -c release "${static[@]}" -Xswiftc -sanitize=fuzzer,address --
 
 mkdir -p findings logs
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1}
-declare -A maxlen=([renderer]=1500 [tokenizer]=4096)
+declare -A maxlen=([renderer]=1500 [tokenizer]=4096 [snapshots]=1000)
 run_one() {
   local t=$1
   mkdir -p ".work/$t" "corpus/$t"

@@ -144,6 +144,36 @@ struct TypewriterTests {
         #expect(recorder.screen(columns: 20, rows: 4) == catScreen(first + "TWO\nthree\n", columns: 20, rows: 4))
     }
 
+    @Test("rows that scrolled away while the text was longer are not rewritten after it shrank")
+    func replacedAfterShrinking() async throws {
+        // Found by the snapshot fuzzer: 4 rows on a 3-row screen scrolled the first away; a
+        // replacement then shortened the text to 2 rows; a third snapshot changed the first row.
+        let typewriter = try terminalTypewriter(columns: 8, rows: 3)
+        let snapshots = ["ThLLLLLLLLLLLeinXXX@XXforty", "ThLLLLLLLLL)d", "ThLL XXXX\n"]
+        #expect(typewriter.show(snapshot: snapshots[0]) == .extended)
+        timer.advance(by: 1)
+        #expect(typewriter.show(snapshot: snapshots[1]) == .rewritten(offset: 11))
+        timer.advance(by: 1)
+        #expect(typewriter.show(snapshot: snapshots[2]) == .appendedBelow(lineStart: 0))
+        timer.advance(by: 2)
+        try await typewriter.finish()
+        let screen = recorder.screen(columns: 8, rows: 3)
+        #expect(Array(screen.lines.suffix(2)).map(VirtualTerminal.lineText) == ["ThLL XXX", "X"])
+    }
+
+    @Test("a wide character that wrapped, replaced by one that fits, restarts where the cursor stood")
+    func replacedWideWrap() async throws {
+        // Found by the snapshot fuzzer: 本 did not fit in the last column and wrapped; the new
+        // text puts a space there instead.
+        let typewriter = try terminalTypewriter(columns: 8, rows: 24)
+        typewriter.show(snapshot: "abcdefg本 tail")
+        timer.advance(by: 1)
+        #expect(typewriter.show(snapshot: "abcdefg 42\nnext") == .rewritten(offset: 7))
+        timer.advance(by: 2)
+        try await typewriter.finish()
+        #expect(recorder.screen(columns: 8).text == catScreen("abcdefg 42\nnext", columns: 8).text)
+    }
+
     @Test("a replacement across text of uncertain width is written again below")
     func replacedAcrossUncertainWidth() async throws {
         let typewriter = try terminalTypewriter()

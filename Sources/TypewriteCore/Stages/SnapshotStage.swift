@@ -34,6 +34,11 @@ struct SnapshotStage: Sendable {
     /// The terminal width in cells when the first text was written; a resize since makes every
     /// earlier row uncertain (terminals reflow differently).
     private var startColumns: Int??
+    /// Rows this typewriter wrote below the row the text now ends on (a replacement shortened the
+    /// text): the rows above the end that are still certainly on screen are `screen rows − 1 −
+    /// this`, wherever on the screen the typewriter began (scrolling happened at the lowest row
+    /// reached, not at the end). Counted low when widths are uncertain, so never too few.
+    private var rowsBelowEnd = 0
 
     /// Where the terminal is, as far as the snapshot stage needs to know.
     struct Terminal {
@@ -52,22 +57,76 @@ struct SnapshotStage: Sendable {
         if snapshot == text { return ([], .unchanged, false) }
         if snapshot.starts(with: text) {
             let added = Array(snapshot[text.count...])
+            let lineStart = Self.lineStart(snapshot, before: text.count)
+            var down = added.lazy.filter { $0 == 0x0A }.count  // at least one row per LF
+            if let columns = terminal.columns,
+               let end = Self.cursorRow(snapshot, from: lineStart, to: snapshot.count, columns: columns),
+               let start = Self.cursorRow(snapshot, from: lineStart, to: text.count, columns: columns) {
+                down = end - start
+            }
+            rowsBelowEnd = max(0, rowsBelowEnd - down)
             text = snapshot
             return (added, .extended, false)
         }
         let offset = Self.commonClusterPrefix(text, snapshot)
         let oldLineStart = Self.lineStart(text, before: offset)
         if terminal.movesCursor, let columns = terminal.columns, let rows = terminal.rows, startColumns == .some(columns),
-           oldLineStart >= floor, let moves = Self.moves(text, from: oldLineStart, to: offset, columns: columns, rows: rows) {
+           oldLineStart >= floor,
+           let (moves, up, targetRow) = Self.moves(text, from: oldLineStart, to: offset, columns: columns, rows: rows - rowsBelowEnd,
+                                                   newTextStartsWithLF: snapshot.count == offset || snapshot[offset] == 0x0A) {
+            var tailRows = snapshot[offset...].lazy.filter { $0 == 0x0A }.count
+            if let end = Self.cursorRow(snapshot, from: oldLineStart, to: snapshot.count, columns: columns) { tailRows = end - targetRow }
+            rowsBelowEnd = max(0, rowsBelowEnd + up - tailRows)
             text = snapshot
             return (moves + snapshot[offset...], .rewritten(offset: offset), true)
         }
         let lineStart = Self.lineStart(snapshot, before: offset)
         var bytes: [UInt8] = text.last == 0x0A || text.isEmpty ? [] : [0x0A]
         bytes += snapshot[lineStart...]
+        var down = snapshot[lineStart...].lazy.filter { $0 == 0x0A }.count
+        if let columns = terminal.columns, let end = Self.cursorRow(snapshot, from: lineStart, to: snapshot.count, columns: columns) {
+            down = end
+        }
+        down += bytes.count - (snapshot.count - lineStart)  // the LF written first
+        rowsBelowEnd = max(0, rowsBelowEnd - down)
         text = snapshot
         floor = lineStart
         return (bytes, .appendedBelow(lineStart: lineStart), false)
+    }
+
+    /// The row (0 = the row of `lineStart`) the cursor stands on after `text[lineStart..<end]` is
+    /// written from column 0; a cursor in pending wrap is still on the row it filled. Nil when a
+    /// cluster's width is uncertain or something other than text and LF is in the way.
+    static func cursorRow(_ text: [UInt8], from lineStart: Int, to end: Int, columns: Int) -> Int? {
+        guard columns > 0, lineStart <= end, end <= text.count else { return nil }
+        var row = 0, column = 0
+        var pendingWrap = false
+        for character in String(decoding: text[lineStart..<end], as: UTF8.self) {
+            if character == "\n" {
+                row += 1
+                column = 0
+                pendingWrap = false
+                continue
+            }
+            guard let width = certainWidth(character, columns: columns) else { return nil }
+            if pendingWrap || column + width > columns {
+                row += 1
+                column = 0
+                pendingWrap = false
+            }
+            column += width
+            if column >= columns { pendingWrap = true }
+        }
+        return row
+    }
+
+    /// The cell width of a printable cluster when terminals agree on it and it fits a row.
+    private static func certainWidth(_ character: Character, columns: Int) -> Int? {
+        guard let scalar = character.unicodeScalars.first, scalar.value >= 0x20, scalar.value != 0x7F,
+              !(0x80...0x9F).contains(scalar.value) else { return nil }
+        let width = CellWidth.measure(character.unicodeScalars)
+        guard width.isCertain, width.cells > 0, width.cells <= columns else { return nil }
+        return width.cells
     }
 
     /// The byte offset where `a` and `b` first differ, moved back to the start of the grapheme
@@ -95,51 +154,59 @@ struct SnapshotStage: Sendable {
 
     /// The bytes that move the cursor from the end of `text` (where it stands once everything is
     /// written) to the cell where the cluster at `target` was drawn, and erase from there to the
-    /// end of the screen: CR, CUU, CHA, ED (ECMA-48). Nil when the way there is uncertain or off
-    /// the screen.
-    static func moves(_ text: [UInt8], from lineStart: Int, to target: Int, columns: Int, rows: Int) -> [UInt8]? {
+    /// end of the screen: CR, CUU, CHA, ED (ECMA-48); with the rows moved up and the target's row
+    /// (0 = the row of `lineStart`). Nil when the way there is uncertain or more than `rows − 1`
+    /// rows up (it might have scrolled off: never into scrollback).
+    /// `newTextStartsWithLF` is also true when the new text ends at `target`: from pending wrap
+    /// the cursor can be put back on the next row only for a printable character.
+    static func moves(_ text: [UInt8], from lineStart: Int, to target: Int, columns: Int, rows: Int,
+                      newTextStartsWithLF: Bool = false) -> (bytes: [UInt8], up: Int, targetRow: Int)? {
         guard columns > 0, rows > 0 else { return nil }
         var row = 0, column = 0
         var targetCell: (row: Int, column: Int)?
         var pendingWrap = false
-        let tail = String(decoding: text[lineStart...], as: UTF8.self)
         var offset = lineStart
-        for character in tail {
+        for character in String(decoding: text[lineStart...], as: UTF8.self) {
             let length = character.utf8.count
-            if offset == target { targetCell = (row, column) }
+            if offset == target {
+                // Where the cursor stood before the cluster was written: the new text may fit
+                // where the old one wrapped (a wide character that did not fit). From pending
+                // wrap a printable character always starts the next row; an LF would not.
+                if pendingWrap {
+                    if character == "\n" || newTextStartsWithLF { return nil }
+                    targetCell = (row + 1, 0)
+                } else {
+                    targetCell = (row, column)
+                }
+            }
             if character == "\n" {
-                if offset == target && pendingWrap { return nil }  // the LF itself would move from the margin
                 row += 1
                 column = 0
                 pendingWrap = false
             } else {
-                guard let scalar = character.unicodeScalars.first, scalar.value >= 0x20, scalar.value != 0x7F,
-                      !(0x80...0x9F).contains(scalar.value) else { return nil }
-                let width = CellWidth.measure(character.unicodeScalars)
-                guard width.isCertain, width.cells > 0, width.cells <= columns else { return nil }
-                if pendingWrap || column + width.cells > columns {
+                guard let width = certainWidth(character, columns: columns) else { return nil }
+                if pendingWrap || column + width > columns {
                     row += 1
                     column = 0
                     pendingWrap = false
-                    if offset == target { targetCell = (row, column) }
                 }
-                column += width.cells
+                column += width
                 if column >= columns { pendingWrap = true }
             }
             offset += length
         }
         if targetCell == nil && target == text.count {
             // The change begins after the last character: where the next one is drawn.
-            if pendingWrap { return nil }
-            targetCell = (row, column)
+            if pendingWrap && newTextStartsWithLF { return nil }
+            targetCell = pendingWrap ? (row + 1, 0) : (row, column)
         }
         guard let cell = targetCell else { return nil }
         let up = row - cell.row
-        guard up < rows else { return nil }  // scrolled off the top: never into scrollback
+        guard up >= 0, up < rows else { return nil }
         var bytes: [UInt8] = [0x0D]
         if up > 0 { bytes += Array("\u{1B}[\(up)A".utf8) }
         if cell.column > 0 { bytes += Array("\u{1B}[\(cell.column + 1)G".utf8) }
         bytes += Array("\u{1B}[J".utf8)
-        return bytes
+        return (bytes, up, cell.row)
     }
 }

@@ -35,11 +35,11 @@ public func fuzzDecoder<D: StreamDecoder>(_ data: UnsafePointer<UInt8>?, _ size:
     var lastLine = 0
     for event in reference {
         switch event {
-        case .text(let text):
+        case .text(let text), .reasoning(let text):
             textBytes += text.count
             fuzzCheck(String(validating: text, as: UTF8.self) != nil, "text events are valid UTF-8",
                       "input: \(fuzzDescribe(bytes))\ntext: \(fuzzDescribe(text))")
-        case .malformed(let line, _):
+        case .malformed(let line, _), .notJSON(let line, _):
             fuzzCheck(line >= 1 && line >= lastLine, "malformed events name nondecreasing line numbers",
                       "input: \(fuzzDescribe(bytes))\nevents: \(reference)")
             lastLine = line
