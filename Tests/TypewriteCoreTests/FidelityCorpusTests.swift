@@ -355,6 +355,10 @@ enum FidelityCorpus {
         FidelityCase(name: "CAN and SUB: the column is unknown until CR or LF",
                      bytes: B.s("words fade in\u{18} and \u{1A} more words " + B.prose + "\r\nnext line fades\n"),
                      chunking: .stride(6), widths: [80], fade: .required),
+        FidelityCase(name: "CHA while autowrap is off, then autowrap on before the next line (fuzz finding)",
+                     bytes: B.s("\(e)[?7l\(e)[40Ged\n\(e)[?7hsmall pool can warm by ten degrees or more in a few hours\n"
+                                + "\(e)\u{0}[?7l\(e)[80Ged\n\(e)[?7h" + B.prose + "\r\n\(e)[?7l\(e)[2;5H" + B.r(50, "w") + "\(e)[?7h\n" + B.prose + "\n"),
+                     chunking: .stride(5), widths: [40, 80]),
         FidelityCase(name: "DEL: the column is unknown until CR or LF",
                      bytes: B.s("words fade in\u{7F} then more words after DEL" + B.r(40, "x") + "\r\nthe next line fades in again \u{7F}\u{7F}x\n"),
                      chunking: .stride(5), widths: [80, 40], fade: .required),

@@ -67,7 +67,11 @@ public struct FadeRenderer: Sendable {
 
     // Terminal model.
     private var columns: Int?
-    private var column: Int?
+    /// The cursor's column (0-based), when known. Never known while autowrap is off: the cursor
+    /// then stays on the last column instead of wrapping, which the column bookkeeping does not model.
+    private var column: Int? {
+        didSet { if autowrapOff && column != nil { column = nil } }
+    }
     private var pendingWrap = false
     private var rowWrapped = false
     private var autowrapOff = false

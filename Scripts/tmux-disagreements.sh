@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Scripts/tmux-disagreements.sh [BINARY]: the inputs where terminals disagree (a ZWJ before a
+# control or an escape sequence, a cluster continued in a later read, malformed colours, C0 inside
+# sequences, DEL), each unsplit and split into reads 20 ms apart (at the commas), through BINARY
+# (default .build/release/typewrite) and cat in tmux, compared by the shared tools' tmuxcheck.sh.
+# Prints one line per input; exit 0 when all are identical.
+set -u
+cd "$(dirname "$0")/.."
+bin=$(realpath "${1:-.build/release/typewrite}")
+check=${TMUXCHECK:-../../shared/tools/tmuxcheck.sh}
+[ -x "$check" ] || check=/work/shared/tools/tmuxcheck.sh
+feed=$(mktemp)
+cat >"$feed" <<'PY'
+import os, sys, time
+for i, h in enumerate(sys.argv[1].split(',')):
+    if i: time.sleep(0.02)
+    os.write(1, bytes.fromhex(h))
+PY
+h() { printf "$1" | od -An -tx1 -v | tr -d ' \n'; }
+failed=0
+run() { # name hex-with-commas [cols]
+  local r; r=$(FEED="python3 $feed $2" "$check" /dev/null "${3:-80}" 24 -- "$bin" 2>&1 | head -1)
+  echo "$1: $r"; case $r in identical*) ;; *) failed=1 ;; esac
+}
+P=$(h 'words fade in ')
+Z=f09f91a8e2808d W=f09f91a9
+for mid in 8d 1b5b33316d 07 1b5b4b 0d 1b5d303b741b5c 1b5b3f32356c 1b2842; do
+  run "ZWJ, $mid, emoji" "${P}${Z}${mid}${W}0a"
+  run "ZWJ, $mid | emoji" "${P}${Z}${mid},${W}0a"
+  run "ZWJ | $mid, emoji" "${P}${Z},${mid}${W}0a"
+done
+run "cluster continued: in ශ්‍ර | ී lanka" "696e20e0b781e0b78ae2808de0b6bb,e0b793206c616e6b61,0a"
+run "cluster after ZWJ, SGR with controls and LF (10 columns)" "$(h 'xx\xf0\x9f\x91\xa8\xe2\x80\x8d\x1b[31\x15\x00m\n\xf0\x9f\x95\xa8xdaily swings of any habitat on Earth\n')" 10
+for f in '38:2::2002:::' '38:2::1::3' '38:2::1:2:3::' '38:2::1:2:3:' '38:5:' '38;5;' '38;2;1;;3' '38;2;1;2' '38;2;300;0;1;31' '38::2:1:2:3' '4:7'; do
+  run "colour $f" "${P}$(h "\x1b[31m\x1b[${f}mc words after it\n")"
+  run "colour $f, split" "${P}$(h "\x1b[31m"),$(h "\x1b[${f}m"),$(h "c words after it\n")"
+done
+PP=$(printf 'P%.0s' $(seq 85) | od -An -tx1 -v | tr -d ' \n')
+run "ESC[?7 NUL l" "1b5b3f37006c0d${PP}0a"
+run "ESC[?7 NUL | l" "1b5b3f3700,6c0d${PP},0a"
+run "ESC NUL [?7l" "1b005b3f376c1b5b38304765640a"
+run "ESC NUL | [?7l" "1b00,5b3f376c,1b5b38304765640a"
+run "CR inside CSI" "${P}$(h 'ab\x1b[3\rD| more words\n')"
+run "BS inside CSI, split" "${P}$(h 'abcdef\x1b[\x08'),$(h '2D| more words\n')"
+run "DEL" "${P}$(h 'more\x7f words after DEL and more text\r\nnext line\n')"
+rm -f "$feed"
+exit $failed
