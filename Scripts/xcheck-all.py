@@ -5,7 +5,7 @@ kitty, alacritty and GNU screen under Xvfb (../shared/tools/xcheck.py does the t
   Scripts/xcheck-all.py [--bin .build/release/typewrite] [--out DIR] [--jobs 2] [--speed 4]
                         [--traces DIR] [--only SUBSTRING] [--terms xterm,urxvt,...]
                         [--corpus DIR] [--corpus-terms xterm,kitty] [--no-traces]
-                        [--rechunk 40:0.05,7:0.02,3:0.01,1:0.002] [--resume]
+                        [--rechunk 40:0.05,7:0.02,3:0.01,1:0.002] [--resume] [--table]
 
 The matrix: every trace in ../shared/traces at 80 columns in every emulator, xterm also at 40;
 dark theme (#e5e5e5 on black) everywhere and light (black on white) everywhere but st, whose colours
@@ -27,7 +27,8 @@ Every run whose screenshot differs from cat's is classified by re-running the re
   content    typewrite differs where no rechunked cat does: a real difference to fix.
 Prints one line per run as it finishes and a table at the end; OUT/results.jsonl holds every
 result (cells with pixel counts and channel deltas), OUT/<run>/ the cat, typewrite and diff PNGs.
---resume keeps the identical and artefact results already in OUT and runs the rest again.
+--resume keeps the identical and artefact results already in OUT and runs the rest again;
+--table prints the table of OUT/results.jsonl again.
 Exit status 1 when any run is a content difference or the harness failed. Slow (about 10 s a
 run, 2 at a time): not part of .ci/run.
 """
@@ -214,12 +215,15 @@ def main():
     ap.add_argument("--corpus", help="folder of corpus-NN-wW.bin (TYPEWRITE_FIDELITY_DUMP)")
     ap.add_argument("--corpus-terms", default="xterm,kitty")
     ap.add_argument("--rechunk", default="40:0.05,7:0.02,3:0.01,1:0.002", help="rechunk.py N:DELAY controls, tried in order")
+    ap.add_argument("--table", action="store_true", help="print the table of OUT/results.jsonl; run nothing")
     ap.add_argument("--resume", action="store_true", help="keep the identical and artefact results already in OUT/results.jsonl; run the rest again")
     a = ap.parse_args()
     if not os.access(a.bin, os.X_OK):
         ap.error(f"no typewrite binary at {a.bin} (swift build -c release)")
     os.makedirs(a.out, exist_ok=True)
     todo, results, path = specs(a), [], os.path.join(a.out, "results.jsonl")
+    if a.table:
+        return summary([json.loads(l) for l in open(path)])
     if a.resume and os.path.exists(path):
         wanted = {s["name"] for s in todo}
         results = [r for r in map(json.loads, open(path)) if r["name"] in wanted and r["verdict"] in ("identical", "artefact")]
@@ -236,6 +240,10 @@ def main():
             log.write(json.dumps(r) + "\n")
             log.flush()
             print(f"[{len(results)}/{total} {time.monotonic() - start:.0f}s] {r['name']}: {describe(r)}", flush=True)
+    return summary(results)
+
+
+def summary(results):
     counts = {}
     for r in results:
         counts[r["verdict"]] = counts.get(r["verdict"], 0) + 1
