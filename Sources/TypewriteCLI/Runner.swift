@@ -66,8 +66,13 @@ public enum Runner {
                 : environment["TYPEWRITE_QUERY_COLORS"].flatMap(When.init(rawValue:)) ?? .auto
             // Not when standard input is a terminal: the user types the text into typewrite itself,
             // and the reply mode (no line editing) would take Control-D's end of input away.
+            // Nor inside GNU screen (STY set, or TERM screen*): it answers DA1 itself at once but
+            // passes OSC 11 on to the outer terminal, whose reply then arrives after the sentinel
+            // and would be echoed into the text (measured in screen 4.9 inside xterm).
+            let term = environment["TERM"] ?? ""
+            let insideScreen = environment["STY"] != nil || term == "screen" || term.hasPrefix("screen.") || term.hasPrefix("screen-")
             setup.queryColors = query != .never && outputIsTerminal && capabilities.colorDepth != .none
-                && !System.isTerminal(System.standardInput)
+                && !System.isTerminal(System.standardInput) && !insideScreen
             if let lines = options.collapseLines, outputIsTerminal, columns != nil, let keyboard = Self.keyboard(environment) {
                 // --collapse: N rows, Read more / Show less (elsewhere: the whole text, no prompt).
                 settings.collapse = SessionSettings.Collapse(lines: lines, moreLabel: options.moreLabel, lessLabel: options.lessLabel)

@@ -33,7 +33,12 @@ declare -A maxlen=([renderer]=1500 [tokenizer]=4096 [snapshots]=1000)
 run_one() {
   local t=$1
   mkdir -p ".work/$t" "corpus/$t"
-  "$bin/fuzz-$t" ".work/$t" "corpus/$t" -max_total_time="$seconds" -max_len="${maxlen[$t]:-4096}" -timeout=20 \
+  # FUZZ_RUNS=N: a fixed number of inputs from a fixed seed (FUZZ_SEED, default 1) instead of a
+  # time budget, so a run from a fresh clone is the same on every machine (CI uses it; SECONDS
+  # still caps it).
+  local fixed=()
+  [ -n "${FUZZ_RUNS:-}" ] && fixed=(-runs="$FUZZ_RUNS" -seed="${FUZZ_SEED:-1}")
+  "$bin/fuzz-$t" ".work/$t" "corpus/$t" "${fixed[@]}" -max_total_time="$seconds" -max_len="${maxlen[$t]:-4096}" -timeout=20 \
     -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="findings/$t-" >"logs/$t.log" 2>&1
   echo $? >"logs/$t.rc"
 }
