@@ -76,7 +76,7 @@ struct TypewriterTests {
     }
 
     @Test("invalid settings are thrown errors", arguments: [
-        (0.0, 10.0), (-5, 10), (.nan, 10), (.infinity, 10), (80, -1), (80, .nan),
+        (0.0, 10.0), (-5, 10), (.nan, 10), (.infinity, 10), (80, -1), (80, .nan), (80, 1e20), (1e13, 10),
     ] as [(Double, Double)])
     func invalidSettings(cps: Double, fade: Double) {
         var settings = Typewriter.Settings()
@@ -218,6 +218,28 @@ struct TypewriterTests {
         continuation.finish()
     }
 
+    @Test("a sequence that throws: everything received is written settled before the error comes out")
+    func throwingSequence() async throws {
+        struct Broken: Error {}
+        let typewriter = try terminalTypewriter()
+        let chunks = AsyncThrowingStream<String, any Error> { continuation in
+            continuation.yield("Line 1: the start\nLine 2: more")
+            continuation.finish(throwing: Broken())
+        }
+        await #expect(throws: Broken.self) { try await typewriter.stream(chunks) }
+        #expect(recorder.screen() == catScreen("Line 1: the start\nLine 2: more\u{1B}[0m"))
+    }
+
+    @Test("stream can be called from the main actor with a non-Sendable closure (compiles in Swift 6)")
+    func streamFromTheMainActor() async throws {
+        let typewriter = try terminalTypewriter()
+        let (stream, continuation) = AsyncStream.makeStream(of: Snap.self)
+        continuation.yield(Snap(content: "Low tide.\n"))
+        continuation.finish()
+        typewriter.cancel()  // the point is that this compiles; nothing needs to type
+        try? await streamOnMainActor(typewriter, stream)
+    }
+
     @Test("an AsyncSequence of snapshots streams in one call")
     func streamOfSnapshots() async throws {
         let typewriter = try terminalTypewriter()
@@ -263,4 +285,12 @@ struct TypewriterTests {
         await #expect(throws: TypewriteError.remoteError(message: "overloaded")) { try await typewriter.finish() }
         #expect(recorder.bytes == Array("Partial".utf8))
     }
+}
+
+/// A snapshot element as Foundation Models gives them (`ResponseStream.Snapshot` has `content`).
+struct Snap: Sendable { var content: String }
+
+@MainActor
+func streamOnMainActor(_ typewriter: Typewriter, _ stream: AsyncStream<Snap>) async throws {
+    try await typewriter.stream(stream, as: .snapshots) { $0.content }
 }

@@ -26,9 +26,10 @@ public final class Typewriter: @unchecked Sendable {
 
     /// How fast and how the text types in.
     public struct Settings: Sendable, Equatable {
-        /// Typing speed in grapheme clusters per second; finite and > 0. Default 80 (seed 000).
+        /// Typing speed in grapheme clusters per second; > 0 and ≤ 1e12. Default 80 (seed 000).
         public var charactersPerSecond: Double = 80
-        /// Width of the soft leading edge in grapheme clusters; ≥ 0, 0 = hard edge. Default 10.
+        /// Width of the soft leading edge in grapheme clusters; 0 (a hard edge) to 1,000,000.
+        /// Default 10 (seed 000).
         public var fadeWidth: Double = 10
         /// Longest time one burst is spread over, in seconds: ≥ 0.15, or `.infinity` for a strict
         /// typewriter at `charactersPerSecond`. Default 1.5 (seed 000).
@@ -59,8 +60,11 @@ public final class Typewriter: @unchecked Sendable {
             guard charactersPerSecond.isFinite, charactersPerSecond > 0 else {
                 throw .invalidSetting(setting: "charactersPerSecond", value: "\(charactersPerSecond)", expected: "a finite number > 0")
             }
-            guard fadeWidth.isFinite, fadeWidth >= 0 else {
-                throw .invalidSetting(setting: "fadeWidth", value: "\(fadeWidth)", expected: "a finite number ≥ 0")
+            guard charactersPerSecond <= 1e12 else {
+                throw .invalidSetting(setting: "charactersPerSecond", value: "\(charactersPerSecond)", expected: "at most 1e12")
+            }
+            guard fadeWidth.isFinite, fadeWidth >= 0, fadeWidth <= 1_000_000 else {
+                throw .invalidSetting(setting: "fadeWidth", value: "\(fadeWidth)", expected: "a number from 0 to 1000000")
             }
             guard !maximumLag.isNaN, maximumLag >= PacingEngine.minimumBurstDuration else {
                 throw .invalidSetting(setting: "maximumLag", value: "\(maximumLag)", expected: "seconds ≥ 0.15, or .infinity")
@@ -150,6 +154,9 @@ public final class Typewriter: @unchecked Sendable {
     // MARK: Snapshots
 
     /// Shows `snapshot`, the whole text so far (seed 004: Foundation Models streams snapshots).
+    /// Snapshots are compared with the previous snapshot only: use either snapshots or deltas
+    /// (`write`) with one typewriter, not both. After `finish()` or `cancel()` nothing more is
+    /// shown.
     /// What extends the previous snapshot types in. Text that was replaced restarts from where
     /// the two differ when that place is still on screen and every row between it and the cursor
     /// has certain geometry; otherwise history is not rewritten and the text from the start of
@@ -183,28 +190,37 @@ public final class Typewriter: @unchecked Sendable {
     // MARK: Streams
 
     /// Types a whole sequence of text chunks, then waits until everything is settled. Cancelling
-    /// the task writes everything received at once, settled (`cancel()`), and throws
-    /// `CancellationError`.
+    /// the task, or an error from the sequence, writes everything received at once, settled
+    /// (`cancel()`), before the error is thrown: the screen is never left half faded.
+    /// - Parameter isolation: the caller's actor (by default), where the sequence is iterated, so
+    ///   a `@MainActor` caller can pass its own non-`Sendable` sequence.
     /// - Throws: what the sequence throws, `CancellationError`, or a `TypewriteError` from the output.
-    public func stream<S: AsyncSequence>(_ chunks: S, as kind: Chunks = .deltas) async throws where S.Element: StringProtocol {
-        try await stream(chunks, as: kind) { $0 }
+    public func stream<S: AsyncSequence>(_ chunks: S, as kind: Chunks = .deltas,
+                                         isolation: isolated (any Actor)? = #isolation) async throws where S.Element: StringProtocol {
+        try await stream(chunks, as: kind, isolation: isolation) { $0 }
     }
 
     /// Types a sequence whose elements hold text (Foundation Models' `ResponseStream` snapshots:
-    /// `{ $0.content }`), then waits until everything is settled.
-    public func stream<S: AsyncSequence, T: StringProtocol>(_ chunks: S, as kind: Chunks, text: (S.Element) -> T) async throws {
-        try await withTaskCancellationHandler {
-            for try await chunk in chunks {
-                try Task.checkCancellation()
-                switch kind {
-                case .deltas: write(text(chunk))
-                case .snapshots: show(snapshot: text(chunk))
+    /// `{ $0.content }`), then waits until everything is settled; as `stream(_:as:)`.
+    public func stream<S: AsyncSequence, T: StringProtocol>(_ chunks: S, as kind: Chunks, isolation: isolated (any Actor)? = #isolation,
+                                                           text: (S.Element) -> T) async throws {
+        do {
+            try await withTaskCancellationHandler {
+                for try await chunk in chunks {
+                    try Task.checkCancellation()
+                    switch kind {
+                    case .deltas: write(text(chunk))
+                    case .snapshots: show(snapshot: text(chunk))
+                    }
                 }
+            } onCancel: {
+                self.cancel()
             }
-            try await finish()
-        } onCancel: {
-            self.cancel()
+        } catch {
+            cancel()
+            throw error
         }
+        try await finish()
     }
 
     // MARK: Ending
@@ -379,7 +395,9 @@ public protocol FrameTimer: Sendable {
     /// Now, in seconds on a monotonic clock.
     func now() -> Seconds
     /// Calls `action` once at `deadline` (seconds on the same clock), or as soon after as it can;
-    /// replaces any call scheduled before and not yet made.
+    /// replaces any call scheduled before and not yet made. Never call `action` from inside
+    /// `schedule` (even when the deadline has passed): the typewriter schedules while it holds
+    /// its lock, and `action` takes it.
     func schedule(at deadline: Seconds, _ action: @escaping @Sendable () -> Void)
     /// Drops the call scheduled, if any.
     func cancel()
