@@ -92,6 +92,20 @@ struct FadeRendererTests {
     }
 }
 
+@Suite("FadeRenderer saved cursors")
+struct FadeRendererSavedCursorTests {
+    @Test("DECRC after leaving the alternate screen: xterm and tmux restore different pens, so nothing is faded")
+    func restoreAcrossScreens() {
+        // tmux 3.3a keeps one DECSC slot for both screens (the text comes out green), xterm one
+        // per screen (default colour): typewrite must not write a pen of its own after it.
+        let text = Array("\u{1B}[?1049h\u{1B}[38;2;10;200;30m\u{1B}7\u{1B}[?1049l\u{1B}8\u{1B}[Hffkajgjigiagkmcjfcfiildng".utf8)
+        let output = RenderHarness(columns: 80).output(RenderHarness.chunks(text))
+        let tail = Array("\u{1B}8\u{1B}[Hffkajgjigiagkmcjfcfiildng".utf8)
+        #expect(output.count >= tail.count && Array(output.suffix(tail.count)) == tail,
+                "\(String(decoding: output, as: UTF8.self).debugDescription)")
+    }
+}
+
 @Suite("FadeRenderer signals")
 struct FadeRendererSignalTests {
     @Test("a flush on a signal settles everything and later text is paced from there")

@@ -947,6 +947,7 @@ public struct FadeRenderer: Sendable {
                 penIsUnknown = false
                 // VT510 resets the saved cursor state too, tmux 3.3a does not.
                 for i in savedCursor.indices { savedCursor[i]?.penIsUnknown = true }
+                lastSaved?.penIsUnknown = true
                 shiftedOut = false
                 nonASCIICharset = false
                 autowrapOff = true  // VT510: soft reset turns autowrap off; stay safe until ?7h
@@ -1000,7 +1001,7 @@ public struct FadeRenderer: Sendable {
     /// What DECSC (ESC 7, and CSI s or entering the 1049 alternate screen) saves: the pen and the
     /// character set state, one slot for each screen (xterm). `penIsUnknown` is set when terminals
     /// disagree on whether the slot was written.
-    private struct SavedCursor {
+    private struct SavedCursor: Equatable {
         var pen = GraphicRendition()
         var penIsUnknown = false
         var shiftedOut = false
@@ -1008,6 +1009,9 @@ public struct FadeRenderer: Sendable {
     }
     private var savedCursor: [SavedCursor?] = [nil, nil]
     private var screenIndex: Int { alternateScreen ? 1 : 0 }
+    /// The slot written last, whichever screen it was on: tmux 3.3a keeps one slot for both
+    /// screens where xterm keeps one each, so a restore is certain only where the two agree.
+    private var lastSaved: SavedCursor?
 
     /// DECSC; `certain` is false for a save some terminals do not make (`CSI ? 1048 h` in tmux
     /// 3.3a, `CSI Ps s` with parameters in the VirtualTerminal's xterm reading).
@@ -1018,6 +1022,7 @@ public struct FadeRenderer: Sendable {
             pen: inputPen, penIsUnknown: penIsUnknown || (!certain && differs),
             shiftedOut: shiftedOut || (!certain && old?.shiftedOut == true),
             nonASCIICharset: nonASCIICharset || (!certain && old?.nonASCIICharset == true))
+        lastSaved = savedCursor[screenIndex]
     }
 
     /// DECRC; `certain` is false for a restore some terminals do not make (`CSI ? 1048 l` in tmux
@@ -1025,13 +1030,16 @@ public struct FadeRenderer: Sendable {
     /// unknown, and SO or a non-ASCII character set on either side keeps fading off.
     private mutating func restoreCursor(certain: Bool = true) {
         let saved = savedCursor[screenIndex] ?? SavedCursor()
-        if certain {
+        // One slot per screen (xterm) or one for both (tmux): unsure unless both give the same.
+        if certain && saved == (lastSaved ?? SavedCursor()) {
             terminalSetPen(saved.pen)
             penIsUnknown = saved.penIsUnknown
             shiftedOut = saved.shiftedOut
             nonASCIICharset = saved.nonASCIICharset
         } else {
-            penIsUnknown = penIsUnknown || saved.penIsUnknown || saved.pen != inputPen
+            let shared = lastSaved ?? SavedCursor()
+            penIsUnknown = penIsUnknown || saved.penIsUnknown || saved.pen != inputPen || shared.penIsUnknown || shared.pen != inputPen
+                || (certain && saved.pen != shared.pen)
             shiftedOut = shiftedOut || saved.shiftedOut
             nonASCIICharset = nonASCIICharset || saved.nonASCIICharset
         }
@@ -1145,6 +1153,7 @@ public struct FadeRenderer: Sendable {
             autowrapOff = false; alternateScreen = false; nonASCIICharset = false; shiftedOut = false
             insertMode = false
             savedCursor = [nil, nil]
+            lastSaved = nil
             defaultTabStops = true
             forgetColumn()
         default:
