@@ -99,16 +99,29 @@ struct SnapshotStage: Sendable {
     /// cluster's width is uncertain or something other than text and LF is in the way.
     static func cursorRow(_ text: [UInt8], from lineStart: Int, to end: Int, columns: Int) -> Int? {
         guard columns > 0, lineStart <= end, end <= text.count else { return nil }
+        var cursor = Cursor()
+        for character in String(decoding: text[lineStart..<end], as: UTF8.self) {
+            guard cursor.advance(over: character, columns: columns) else { return nil }
+        }
+        return cursor.row
+    }
+
+    /// Where the cursor stands as text is written from column 0 of a row: LF returns to column 0
+    /// of the next row (ONLCR), a cluster that does not fit wraps, and writing the last column
+    /// leaves the cursor in pending wrap on the row it filled (ECMA-48 with xterm's autowrap).
+    struct Cursor {
         var row = 0, column = 0
         var pendingWrap = false
-        for character in String(decoding: text[lineStart..<end], as: UTF8.self) {
+
+        /// Moves over `character`; false (and unchanged) when its width is uncertain.
+        mutating func advance(over character: Character, columns: Int) -> Bool {
             if character == "\n" {
                 row += 1
                 column = 0
                 pendingWrap = false
-                continue
+                return true
             }
-            guard let width = certainWidth(character, columns: columns) else { return nil }
+            guard let width = SnapshotStage.certainWidth(character, columns: columns) else { return false }
             if pendingWrap || column + width > columns {
                 row += 1
                 column = 0
@@ -116,12 +129,12 @@ struct SnapshotStage: Sendable {
             }
             column += width
             if column >= columns { pendingWrap = true }
+            return true
         }
-        return row
     }
 
     /// The cell width of a printable cluster when terminals agree on it and it fits a row.
-    private static func certainWidth(_ character: Character, columns: Int) -> Int? {
+    fileprivate static func certainWidth(_ character: Character, columns: Int) -> Int? {
         guard let scalar = character.unicodeScalars.first, scalar.value >= 0x20, scalar.value != 0x7F,
               !(0x80...0x9F).contains(scalar.value) else { return nil }
         let width = CellWidth.measure(character.unicodeScalars)
@@ -162,39 +175,25 @@ struct SnapshotStage: Sendable {
     static func moves(_ text: [UInt8], from lineStart: Int, to target: Int, columns: Int, rows: Int,
                       newTextStartsWithLF: Bool = false) -> (bytes: [UInt8], up: Int, targetRow: Int)? {
         guard columns > 0, rows > 0 else { return nil }
-        var row = 0, column = 0
+        var cursor = Cursor()
         var targetCell: (row: Int, column: Int)?
-        var pendingWrap = false
         var offset = lineStart
         for character in String(decoding: text[lineStart...], as: UTF8.self) {
-            let length = character.utf8.count
             if offset == target {
                 // Where the cursor stood before the cluster was written: the new text may fit
                 // where the old one wrapped (a wide character that did not fit). From pending
                 // wrap a printable character always starts the next row; an LF would not.
-                if pendingWrap {
+                if cursor.pendingWrap {
                     if character == "\n" || newTextStartsWithLF { return nil }
-                    targetCell = (row + 1, 0)
+                    targetCell = (cursor.row + 1, 0)
                 } else {
-                    targetCell = (row, column)
+                    targetCell = (cursor.row, cursor.column)
                 }
             }
-            if character == "\n" {
-                row += 1
-                column = 0
-                pendingWrap = false
-            } else {
-                guard let width = certainWidth(character, columns: columns) else { return nil }
-                if pendingWrap || column + width > columns {
-                    row += 1
-                    column = 0
-                    pendingWrap = false
-                }
-                column += width
-                if column >= columns { pendingWrap = true }
-            }
-            offset += length
+            guard cursor.advance(over: character, columns: columns) else { return nil }
+            offset += character.utf8.count
         }
+        let (row, column, pendingWrap) = (cursor.row, cursor.column, cursor.pendingWrap)
         if targetCell == nil && target == text.count {
             // The change begins after the last character: where the next one is drawn.
             if pendingWrap && newTextStartsWithLF { return nil }
