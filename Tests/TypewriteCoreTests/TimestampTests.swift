@@ -145,4 +145,19 @@ struct TimestampTests {
         let out = sse.process(Array(wire.utf8), at: 2) + sse.finish(at: 3)
         #expect(String(decoding: out, as: UTF8.self) == "[1002] hi\n[1002] there")
     }
+
+    @Test("an LF inside a CSI sequence ends the line (the terminal runs it); one inside an OSC string does not")
+    func controlsInsideSequences() {
+        let esc = Self.esc
+        // The sequence goes out whole, with nothing inserted; the next character starts a new line.
+        #expect(Self.run([(0, "a\(esc)[3\n1mb\n")]) == "[1000] a\(esc)[3\n1m[1000] b\n")
+        #expect(Self.run([(0, "a\(esc)]0;x\ny\u{7}b\n")]) == "[1000] a\(esc)]0;x\ny\u{7}b\n")
+    }
+
+    @Test("the pen replayed after a dim prefix is the model's: DECRC brings the saved colour back")
+    func penAfterRestore() {
+        let esc = Self.esc
+        let out = Self.run([(0, "\(esc)[31m\(esc)7\(esc)[32m\(esc)8a\nb\n")], dimmed: true)
+        #expect(out.hasSuffix("\n\(esc)[0;2m[1000] \(esc)[0m\(esc)[0;31mb\n"))
+    }
 }

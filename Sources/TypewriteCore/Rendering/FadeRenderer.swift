@@ -65,35 +65,31 @@ public struct FadeRenderer: Sendable {
     private var arrivals: [(clusters: Int, time: Seconds)] = []
     private var arrivalsHead = 0
 
-    // Terminal model.
-    private var columns: Int?
-    /// The cursor's column (0-based), when known. Never known while autowrap is off: the cursor
-    /// then stays on the last column instead of wrapping, which the column bookkeeping does not model.
+    /// What the terminal does with what is written: cursor, pending wrap, modes, the input's pen
+    /// and how certain each is.
+    private var model: TerminalModel
+    /// `model.rowChanges` when `rowContent` was last known to match the cursor's row.
+    private var seenRowChanges = 0
+    /// `model.penReplacements` when `terminalPen` last followed it.
+    private var seenPenReplacements = 0
+    private var columns: Int? { model.columns }
     private var column: Int? {
-        didSet { if autowrapOff && column != nil { column = nil } }
+        get { model.column }
+        set { model.column = newValue }
     }
-    private var pendingWrap = false
-    private var rowWrapped = false
-    private var autowrapOff = false
-    /// IRM (CSI 4 h): every character written inserts, so a repaint would push text right.
-    private var insertMode = false
-    private var alternateScreen = false
-    private var shiftedOut = false
-    private var nonASCIICharset = false
-    private var defaultTabStops = true
+    private var pendingWrap: Bool {
+        get { model.pendingWrap }
+        set { model.pendingWrap = newValue }
+    }
+    private var inputPen: GraphicRendition { model.pen }
+    private var penIsUnknown: Bool { model.penIsUnknown }
     /// Whether the input left an OSC 8 hyperlink open.
-    public private(set) var hyperlinkOpen = false
+    public var hyperlinkOpen: Bool { model.hyperlinkOpen }
 
-    // Pens (SGR states): what the input has set, and what the terminal has now.
-    private var inputPen = GraphicRendition()
+    // Pens (SGR states): what the input has set (`model.pen`), and what the terminal has now.
     private var terminalPen = GraphicRendition()
     private var penIDs: [GraphicRendition: Int] = [GraphicRendition(): 0]
     private var inputPenID = 0
-    /// The terminal's SGR state is not known, because terminals disagree on what the input did to it
-    /// (`CSI ? 1048 l` restores the saved pen in xterm, tmux 3.3a ignores it; see `restoreCursor`;
-    /// `CSI 38;2;256;0;0 m` changes nothing in xterm, pyte takes it as a colour).
-    /// Then nothing fades and typewrite writes no SGR of its own, until an SGR from the input resets.
-    private var penIsUnknown = false
 
     /// Cells on the current row, from the oldest one not yet settled to the cursor.
     private var cells: [Cell] = []
@@ -141,8 +137,8 @@ public struct FadeRenderer: Sendable {
         self.tokenizer = Tokenizer(ambiguousIsWide: configuration.ambiguousIsWide,
                                    ambiguousIsUncertain: configuration.ambiguousIsUncertain)
         self.ramp = ColorRamp(depth: configuration.colorDepth, levels: configuration.levels)
-        self.columns = configuration.columns.flatMap { $0 > 0 && $0 <= Self.maximumColumns ? $0 : nil }
-        self.column = self.columns == nil ? nil : 0
+        self.model = TerminalModel(columns: configuration.columns.flatMap { $0 > 0 && $0 <= Self.maximumColumns ? $0 : nil },
+                                   newlineReturnsCarriage: configuration.newlineReturnsCarriage)
         self.rows = configuration.rows.flatMap { $0 > 0 && $0 <= Self.maximumColumns ? $0 : nil }
     }
 
@@ -385,8 +381,8 @@ public struct FadeRenderer: Sendable {
         rows = newRows.flatMap { $0 > 0 && $0 <= Self.maximumColumns ? $0 : nil }
         scrolledAheadAt = -1
         let valid = newColumns.flatMap { $0 > 0 && $0 <= Self.maximumColumns ? $0 : nil }
-        if let c = column, let old = columns, let new = valid, !rowWrapped, !pendingWrap, c < old - 1, c < new - 1 {
-            columns = new
+        if let c = column, let old = columns, let new = valid, !model.rowWrapped, !pendingWrap, c < old - 1, c < new - 1 {
+            model.columns = new
             return
         }
         // The terminal may have reflowed the row (tmux, kitty, VTE), so the cells can no longer be
@@ -394,9 +390,8 @@ public struct FadeRenderer: Sendable {
         cells.removeAll(keepingCapacity: true)
         cellBytes.removeAll(keepingCapacity: true)
         restorePen(into: &out)
-        columns = valid
-        column = nil
-        rowContent.removeAll()
+        model.columns = valid
+        forgetColumn()
     }
 
     /// Resets the terminal's SGR state (`CSI 0 m`) before typewrite stops (SIGTSTP); the input's
@@ -418,8 +413,7 @@ public struct FadeRenderer: Sendable {
     /// Something else moved the cursor (the job was stopped and continued): forget the column.
     public mutating func forgetCursor(into out: inout [UInt8]) {
         snap(into: &out)
-        column = nil
-        rowContent.removeAll()
+        model.cursorMovedElsewhere()
     }
 
     /// Writes the clusters due at `front` (all with `finishing`), those before `settledUpTo` settled.
@@ -503,8 +497,7 @@ public struct FadeRenderer: Sendable {
                     synchronized = true
                 }
                 out.append(contentsOf: store[s..<(s + n)])
-                column = nil
-                rowContent.removeAll()
+                model.apply(token, store)
                 _ = queue.removeFirst()
             }
         }
@@ -531,8 +524,7 @@ public struct FadeRenderer: Sendable {
 
     /// Whether a new cell may fade at all in the current state.
     private var canFade: Bool {
-        configuration.colorDepth != .none && column != nil && !autowrapOff && !alternateScreen && !insertMode
-            && !shiftedOut && !nonASCIICharset && !penIsUnknown && inputPen.allowsFade
+        configuration.colorDepth != .none && model.allowsRepaint && inputPen.allowsFade
             && !(inputPen.usesTrueColor && configuration.colorDepth != .trueColor)
     }
 
@@ -567,7 +559,7 @@ public struct FadeRenderer: Sendable {
     /// scroll off unseen), while nothing fades and the pen is the input's. Each LF ends at column 0
     /// (the tty's ONLCR), so no per-line bookkeeping is needed. Returns whether it wrote any.
     private mutating func writeSettledLines(upTo settledEdge: Int, byteLimit: Int, into out: inout [UInt8]) -> Bool {
-        guard cells.isEmpty, columns != nil, configuration.newlineReturnsCarriage, !autowrapOff, !penIsUnknown,
+        guard cells.isEmpty, columns != nil, configuration.newlineReturnsCarriage, !model.autowrapOff, !penIsUnknown,
               terminalPen == inputPen,
               let lines = queue.removeLines(clusterLimit: settledEdge - revealed, byteLimit: max(byteLimit, 1)) else { return false }
         out.append(contentsOf: store[lines.bytes])
@@ -580,26 +572,25 @@ public struct FadeRenderer: Sendable {
 
     /// Column bookkeeping for `count` settled one-cell clusters at `start` written in bulk.
     private mutating func advanceSettled(_ start: Int, count: Int) {
-        guard let width = columns, var c = column else { return }
+        guard let width = columns, var c = column else {
+            model.drawText(count: count)
+            return
+        }
+        if pendingWrap { c = 0 }
         var first = 0
-        if pendingWrap { newRow(wrapped: true); c = 0; pendingWrap = false }
-        let total = c + count
-        if total > width {
+        if c + count > width {
             // Wrapped one or more times: only the last row's cells are still on the cursor's row.
-            let onLastRow = (total - 1) % width + 1
-            first = count - onLastRow
-            newRow(wrapped: true)
+            first = count - ((c + count - 1) % width + 1)
             c = 0
         }
+        model.drawText(count: count)
+        syncRowContent()
         // Columns past the end of `rowContent` count as unknown: grow it only as far as written.
         if rowContent.count < c + count - first { rowContent += repeatElement(0, count: c + count - first - rowContent.count) }
         for i in first..<count {
             rowContent[c] = Self.key(byte: store[start + i], pen: inputPenID)
             c += 1
         }
-        column = c
-        pendingWrap = c >= width
-        if pendingWrap { column = width }
     }
 
     private mutating func writeCluster(_ bytes: ArraySlice<UInt8>, width: Int, certain: Bool, index: Int, opacity: Double,
@@ -607,15 +598,17 @@ public struct FadeRenderer: Sendable {
         guard let columnsNow = columns, var c = column else {
             restorePen(into: &out)
             out.append(contentsOf: bytes)
+            if certain { model.draw(width: width) } else { model.drawUncertain(width: width) }
             return
         }
         if !certain || width == 0 {
             snap(into: &out)
             restorePen(into: &out)
             out.append(contentsOf: bytes)
-            if !certain { column = nil; rowContent.removeAll() }
+            if !certain { model.drawUncertain(width: width) }
             return
         }
+        syncRowContent()
         if pendingWrap || c + width > columnsNow {
             // The terminal wraps before drawing: a new row starts with this cluster.
             snap(into: &out)
@@ -626,7 +619,7 @@ public struct FadeRenderer: Sendable {
             if width > columnsNow {
                 restorePen(into: &out)
                 out.append(contentsOf: bytes)
-                column = nil
+                forgetColumn()  // wider than the screen: where it ends is unknown
                 return
             }
         }
@@ -637,8 +630,7 @@ public struct FadeRenderer: Sendable {
             restorePen(into: &out)
             out.append(contentsOf: bytes)
             record(key, at: c, width: width)
-            column = columnsNow
-            pendingWrap = true
+            model.draw(width: width)
             return
         }
         let unchanged = rowContent.count > c && rowContent[c] == key && key != 0
@@ -664,29 +656,48 @@ public struct FadeRenderer: Sendable {
                               from: from, to: to))
         }
         record(key, at: c, width: width)
-        column = c + width
+        model.draw(width: width)
     }
 
     /// Scalars joining the cluster written last.
     private mutating func extend(_ bytes: ArraySlice<UInt8>, width: Int, certain: Bool, into out: inout [UInt8]) {
-        let previousWidth = cells.last.map { $0.width }
         snap(into: &out)
         restorePen(into: &out)
         out.append(contentsOf: bytes)
-        rowContent.removeAll()
-        if !(certain && previousWidth == width) { column = nil }
+        model.extend(width: width, certain: certain)
     }
 
     private mutating func record(_ key: UInt64, at c: Int, width: Int) {
         guard let columnsNow = columns else { return }
+        syncRowContent()
         if rowContent.count < columnsNow { rowContent += repeatElement(0, count: columnsNow - rowContent.count) }
         rowContent[c] = key
         for k in (c + 1)..<min(columnsNow, c + width) { rowContent[k] = 0 }
     }
 
     private mutating func newRow(wrapped: Bool) {
+        model.newRow(wrapped: wrapped)
+        syncRowContent()
+    }
+
+    private mutating func forgetColumn() {
+        model.forgetColumn()
+        syncRowContent()
+    }
+
+    /// Forgets what the cursor's row shows once the model says it may have changed.
+    private mutating func syncRowContent() {
+        guard model.rowChanges != seenRowChanges else { return }
         rowContent.removeAll(keepingCapacity: true)
-        rowWrapped = wrapped
+        seenRowChanges = model.rowChanges
+    }
+
+    /// Follows a pen the terminal took by itself (DECRC, DECSTR, RIS).
+    private mutating func syncTerminalPen() {
+        guard model.penReplacements != seenPenReplacements else { return }
+        seenPenReplacements = model.penReplacements
+        terminalPen = model.pen
+        inputPenID = penID(model.pen)
     }
 
     /// 0 (never equal to what the row shows) once there were too many pens to number (lolcat).
@@ -843,81 +854,25 @@ public struct FadeRenderer: Sendable {
         snap(into: &out)
         restorePen(into: &out)
         out.append(byte)
-        switch byte {
-        case 0x0D:  // CR
-            if columns != nil && !autowrapOff { column = 0 }
-            pendingWrap = false
-        case 0x0A, 0x0B, 0x0C:  // LF, VT, FF
-            newRow(wrapped: false)
-            if byte == 0x0A && configuration.newlineReturnsCarriage && columns != nil && !autowrapOff {
-                column = 0
-                pendingWrap = false
-            } else if pendingWrap {
-                column = nil
-            }
-        case 0x09:  // TAB: stops every 8 columns unless the input changed them
-            if let c = column, let width = columns, !pendingWrap, defaultTabStops {
-                column = min(width - 1, (c / 8 + 1) * 8)
-            } else {
-                column = nil
-            }
-        case 0x08:  // BS: margins disagree at pending wrap and column 0 (TERMINAL-NOTES §1)
-            if let c = column, !pendingWrap, c > 0 { column = c - 1 } else { column = nil }
-        case 0x0E: shiftedOut = true
-        case 0x0F: shiftedOut = false
-        case 0x7F, 0x18, 0x1A:
-            // DEL: xterm and tmux ignore it, urxvt draws a glyph for it. CAN, SUB: the VT100
-            // draws its error character for them, xterm and tmux draw nothing.
-            forgetColumn()
-        default: break
-        }
-    }
-
-    /// Runs the bookkeeping of the C0 controls embedded in the sequence at `range` (after its
-    /// first byte), in order: the VT500 parser executes a C0 control met inside ESC or CSI and the
-    /// sequence goes on (`ESC NUL [ ? 7 l` is still DECRST 7). Call it after snapping, before
-    /// the sequence's own effect. DEL inside is ignored by that parser; not all terminals are known
-    /// to, so the column is forgotten.
-    private mutating func runEmbeddedControls(_ range: Range<Int>) {
-        var scratch: [UInt8] = []
-        for byte in store[range].dropFirst() where byte < 0x20 || byte == 0x7F {
-            if byte == 0x7F { forgetColumn(); continue }
-            control(byte, into: &scratch)
-        }
-    }
-
-    /// The parameter bytes of the CSI at `range` (after `[`, before the final byte), without the
-    /// C0 controls and DEL a terminal executes or ignores in them.
-    private func csiParameters(_ range: Range<Int>) -> [UInt8] {
-        let bytes = store[range]
-        guard let open = bytes.dropFirst().firstIndex(of: 0x5B) else { return [] }
-        return bytes[(open + 1)..<(bytes.endIndex - 1)].filter { $0 >= 0x20 && $0 != 0x7F }
+        model.control(byte)
+        syncRowContent()
     }
 
     private mutating func sequence(_ range: Range<Int>, kind: SequenceKind, into out: inout [UInt8]) {
-        switch kind {
-        case .csi, .escape, .operatingSystemCommand, .controlString:
-            break
-        default:
-            // The terminal ran the C0 controls before the introducer (ECMA-48 / VT500 parser). An SO
-            // stops the fade; an SI is not trusted (it might sit in a string the terminal ignored).
-            if store[range].dropFirst().contains(0x0E) { shiftedOut = true }
-        }
+        let bytes = store[range]
         if case .csi(0x6D, 0, false, true) = kind {
             // SGR with C0 controls inside: the terminal runs the controls and still sets the pen.
             snap(into: &out)
             restorePen(into: &out)
-            out.append(contentsOf: store[range])
-            runEmbeddedControls(range)
-            var next = inputPen
-            let outcome = next.apply(parameters: csiParameters(range))
-            terminalSetPen(next)
-            notePen(outcome)
+            out.append(contentsOf: bytes)
+            model.selectGraphicRendition(bytes, hasControls: true)
+            syncRowContent()
+            terminalPen = model.pen
+            inputPenID = penID(model.pen)
             return
         }
         if kind.isSelectGraphicRendition {
-            var next = inputPen
-            let outcome = next.apply(parameters: store[(range.lowerBound + 2)..<(range.upperBound - 1)])
+            let (next, outcome) = model.pen(afterSGR: bytes.dropFirst(2).dropLast())
             // A 24-bit pen when typewrite is not in 24-bit mode is written only as it came, in the
             // input's order: terminals that approximate 24-bit colours (urxvt) pick the colour
             // from what was sent before, so a pen re-sent in another order can settle differently.
@@ -928,51 +883,19 @@ public struct FadeRenderer: Sendable {
                 // so cells still fading are settled while their pens can still be written).
                 if asItCame && !penIsUnknown { snap(into: &out) }
                 restorePen(into: &out)
-                out.append(contentsOf: store[range])
+                out.append(contentsOf: bytes)
                 terminalPen = next
             }
-            inputPen = next
-            notePen(outcome)
+            model.take(pen: next, outcome: outcome)
             inputPenID = penID(inputPen)
             return
         }
         snap(into: &out)
         restorePen(into: &out)
-        out.append(contentsOf: store[range])
-        switch kind {
-        case .csi(let final, let marker, let intermediates, let controls):
-            if controls { runEmbeddedControls(range) }
-            if intermediates && final == 0x70 && store[range].contains(0x21) {  // DECSTR: CSI ! p
-                terminalSetPen(GraphicRendition())
-                penIsUnknown = false
-                // VT510 resets the saved cursor state too, tmux 3.3a does not.
-                for i in savedCursor.indices { savedCursor[i]?.penIsUnknown = true }
-                lastSaved?.penIsUnknown = true
-                shiftedOut = false
-                nonASCIICharset = false
-                autowrapOff = true  // VT510: soft reset turns autowrap off; stay safe until ?7h
-            }
-            guard !intermediates else { forgetColumn(); return }
-            csi(final: final, privateMarker: marker,
-                parameters: controls ? csiParameters(range)[...] : store[(range.lowerBound + 2)..<(range.upperBound - 1)])
-        case .escape(let final, let intermediate):
-            // A C0 control inside the sequence was run by the terminal (a CR moves the cursor).
-            let controls = store[(range.lowerBound + 1)..<range.upperBound].contains(where: { $0 < 0x20 || $0 == 0x7F })
-            if controls { runEmbeddedControls(range) }
-            escape(final: final, intermediate: intermediate)
-            if controls { forgetColumn() }
-        case .operatingSystemCommand:
-            let body = store[(range.lowerBound + 2)..<range.upperBound]
-            if body.starts(with: [0x38, 0x3B]) {  // "8;params;URI"
-                let fields = body.split(separator: 0x3B, maxSplits: 2, omittingEmptySubsequences: false)
-                let uri = fields.count == 3 ? fields[2].prefix { $0 != 0x07 && $0 != 0x1B } : []
-                hyperlinkOpen = !uri.isEmpty
-            }
-        case .controlString:
-            break
-        case .singleShift, .broken:
-            forgetColumn()
-        }
+        out.append(contentsOf: bytes)
+        model.sequence(bytes, kind: kind)
+        syncRowContent()
+        syncTerminalPen()
     }
 
     /// A small number naming `pen`, for comparing cells cheaply (-1 once too many pens were seen).
@@ -982,182 +905,5 @@ public struct FadeRenderer: Sendable {
         let id = penIDs.count
         penIDs[pen] = id
         return id
-    }
-
-    /// The terminal replaced its pen (DECRC, DECSTR, RIS…): the input's state is now `pen`.
-    private mutating func terminalSetPen(_ pen: GraphicRendition) {
-        inputPen = pen
-        terminalPen = pen
-        inputPenID = penID(pen)
-    }
-
-    /// After an SGR from the input: a reset makes the pen known, a parameter terminals read
-    /// differently makes it unknown (then typewrite never rewrites it in its own words).
-    private mutating func notePen(_ outcome: GraphicRendition.Outcome) {
-        if outcome.reset { penIsUnknown = false }
-        if outcome.ambiguous { penIsUnknown = true }
-    }
-
-    /// What DECSC (ESC 7, and CSI s or entering the 1049 alternate screen) saves: the pen and the
-    /// character set state, one slot for each screen (xterm). `penIsUnknown` is set when terminals
-    /// disagree on whether the slot was written.
-    private struct SavedCursor: Equatable {
-        var pen = GraphicRendition()
-        var penIsUnknown = false
-        var shiftedOut = false
-        var nonASCIICharset = false
-    }
-    private var savedCursor: [SavedCursor?] = [nil, nil]
-    private var screenIndex: Int { alternateScreen ? 1 : 0 }
-    /// The slot written last, whichever screen it was on: tmux 3.3a keeps one slot for both
-    /// screens where xterm keeps one each, so a restore is certain only where the two agree.
-    private var lastSaved: SavedCursor?
-
-    /// DECSC; `certain` is false for a save some terminals do not make (`CSI ? 1048 h` in tmux
-    /// 3.3a, `CSI Ps s` with parameters in the VirtualTerminal's xterm reading).
-    private mutating func saveCursor(certain: Bool = true) {
-        let old = savedCursor[screenIndex]
-        let differs = old.map { $0.penIsUnknown || $0.pen != inputPen } ?? !inputPen.isDefault
-        savedCursor[screenIndex] = SavedCursor(
-            pen: inputPen, penIsUnknown: penIsUnknown || (!certain && differs),
-            shiftedOut: shiftedOut || (!certain && old?.shiftedOut == true),
-            nonASCIICharset: nonASCIICharset || (!certain && old?.nonASCIICharset == true))
-        lastSaved = savedCursor[screenIndex]
-    }
-
-    /// DECRC; `certain` is false for a restore some terminals do not make (`CSI ? 1048 l` in tmux
-    /// 3.3a, `CSI Ps u` with parameters in the VirtualTerminal's xterm reading): then the pen is
-    /// unknown, and SO or a non-ASCII character set on either side keeps fading off.
-    private mutating func restoreCursor(certain: Bool = true) {
-        let saved = savedCursor[screenIndex] ?? SavedCursor()
-        // One slot per screen (xterm) or one for both (tmux): unsure unless both give the same.
-        if certain && saved == (lastSaved ?? SavedCursor()) {
-            terminalSetPen(saved.pen)
-            penIsUnknown = saved.penIsUnknown
-            shiftedOut = saved.shiftedOut
-            nonASCIICharset = saved.nonASCIICharset
-        } else {
-            let shared = lastSaved ?? SavedCursor()
-            penIsUnknown = penIsUnknown || saved.penIsUnknown || saved.pen != inputPen || shared.penIsUnknown || shared.pen != inputPen
-                || (certain && saved.pen != shared.pen)
-            shiftedOut = shiftedOut || saved.shiftedOut
-            nonASCIICharset = nonASCIICharset || saved.nonASCIICharset
-        }
-        forgetColumn()
-    }
-
-    private mutating func forgetColumn() {
-        column = nil
-        rowContent.removeAll()
-    }
-
-    private mutating func csi(final: UInt8, privateMarker: UInt8, parameters: ArraySlice<UInt8>) {
-        // The private marker (`?` in `CSI ? 1049 h`) comes before the parameters.
-        let parameters = privateMarker != 0 ? parameters.dropFirst() : parameters
-        let params = parameters.split(separator: 0x3B, omittingEmptySubsequences: false).map { field -> Int in
-            var v = 0
-            for b in field { guard b >= 0x30 && b <= 0x39 else { break }; v = min(v * 10 + Int(b - 0x30), 1 << 20) }
-            return v
-        }
-        func param(_ i: Int, default d: Int) -> Int { i < params.count && params[i] > 0 ? params[i] : d }
-        if privateMarker == 0x3F {  // DEC private modes
-            guard final == 0x68 || final == 0x6C else { forgetColumn(); return }
-            let set = final == 0x68
-            for mode in params {
-                switch mode {
-                case 7:
-                    autowrapOff = !set
-                    if !set { forgetColumn() }  // without autowrap the margin behaves differently
-                case 1048:
-                    if set { saveCursor(certain: false) } else { restoreCursor(certain: false) }
-                case 1049:
-                    // Outside the alternate screen, leaving it does nothing (tmux; xterm differs).
-                    if set { if !alternateScreen { saveCursor() }; alternateScreen = true } else if alternateScreen { alternateScreen = false; restoreCursor() }
-                    forgetColumn()
-                case 47, 1047: alternateScreen = set; forgetColumn()
-                case 25, 2026, 1, 12, 1000...1006, 2004: break
-                default: forgetColumn()
-                }
-            }
-            return
-        }
-        if privateMarker == 0 && (final == 0x68 || final == 0x6C) {  // SM, RM
-            if params.contains(4) { insertMode = final == 0x68 }
-            return
-        }
-        guard privateMarker == 0, columns != nil else { forgetColumn(); return }
-        let width = columns ?? 1
-        switch final {
-        case 0x47, 0x60:  // CHA, HPA
-            column = min(param(0, default: 1), width) - 1
-            pendingWrap = false
-        case 0x48, 0x66:  // CUP
-            newRow(wrapped: false)
-            column = min(param(1, default: 1), width) - 1
-            pendingWrap = false
-        case 0x43:  // CUF
-            if let c = column, !pendingWrap { column = min(width - 1, c + param(0, default: 1)) } else { forgetColumn() }
-        case 0x44:  // CUB
-            if let c = column, !pendingWrap { column = max(0, c - param(0, default: 1)) } else { forgetColumn() }
-        case 0x41, 0x42, 0x4A, 0x53, 0x54:  // CUU, CUD, ED, SU, SD: same column
-            newRow(wrapped: false)
-            if pendingWrap { forgetColumn() }
-        case 0x4C, 0x4D:  // IL, DL: the cursor goes to the left margin
-            newRow(wrapped: false)
-            column = 0
-            pendingWrap = false
-        case 0x73:  // SCOSC (CSI s), as DECSC in xterm; tmux also saves when there are parameters
-            saveCursor(certain: parameters.isEmpty)
-        case 0x75:  // SCORC (CSI u); tmux also restores when there are parameters
-            restoreCursor(certain: parameters.isEmpty)
-        case 0x4B, 0x58, 0x40, 0x50:  // EL, ECH, ICH, DCH: this row changes
-            rowContent.removeAll()
-            if pendingWrap { forgetColumn() }
-        case 0x45, 0x46:  // CNL, CPL
-            newRow(wrapped: false)
-            column = 0
-            pendingWrap = false
-        case 0x67:  // TBC
-            defaultTabStops = false
-        case 0x6E, 0x63, 0x74, 0x71, 0x70:  // DSR, DA, window ops, DECLL, DECSCL…: no movement
-            break
-        default:
-            forgetColumn()
-        }
-    }
-
-    private mutating func escape(final: UInt8, intermediate: UInt8) {
-        switch (intermediate, final) {
-        case (0x28, _):  // designate G0
-            nonASCIICharset = final != 0x42
-        case (0x29, _), (0x2A, _), (0x2B, _), (0x2D, _), (0x2E, _), (0x2F, _):
-            break  // G1–G3 only matter after SO, which stops fading by itself
-        case (0, 0x37):  // DECSC
-            saveCursor()
-        case (0, 0x38):  // DECRC: position, pen and character sets come back
-            restoreCursor()
-        case (0, 0x3D), (0, 0x3E):  // keypad modes
-            break
-        case (0, 0x45):  // NEL
-            newRow(wrapped: false)
-            column = columns == nil ? nil : 0
-            pendingWrap = false
-        case (0, 0x44), (0, 0x4D):  // IND, RI
-            newRow(wrapped: false)
-            if pendingWrap { forgetColumn() }
-        case (0, 0x48):  // HTS
-            defaultTabStops = false
-        case (0, 0x63):  // RIS: everything resets
-            terminalSetPen(GraphicRendition())
-            penIsUnknown = false
-            autowrapOff = false; alternateScreen = false; nonASCIICharset = false; shiftedOut = false
-            insertMode = false
-            savedCursor = [nil, nil]
-            lastSaved = nil
-            defaultTabStops = true
-            forgetColumn()
-        default:
-            forgetColumn()
-        }
     }
 }

@@ -1,13 +1,13 @@
-/// Where a terminal `columns` cells wide draws the input, row by row, as `cat` would leave it:
-/// autowrap with pending wrap at the last column, a wide cluster that does not fit wrapping early,
-/// CR to column 0, LF to the next row (and column 0 when the tty has ONLCR), TAB to the next
-/// multiple of 8 (TERMINAL-NOTES §1, §2). Widths are the tokenizer's (the sum of the scalars'
-/// widths, as tmux and most terminals count).
+/// Where a terminal `columns` cells wide draws the input, row by row, as `cat` would leave it, as
+/// the one `TerminalModel` follows it (autowrap with pending wrap, early wrap of a wide cluster,
+/// CR, LF with ONLCR, TAB stops; TERMINAL-NOTES §1, §2), with the rows counted and one row's cells
+/// recorded.
 ///
 /// Rows are counted from the row the input starts on (row 0, assumed to start at column 0). The
 /// cells of one row, `recordedRow`, are kept so that it can be repainted: the collapsed view's
-/// last row. Anything that moves the cursor in a way this model does not follow (cursor movement
-/// sequences, BS, scrolling, invalid bytes) sets `lost`.
+/// last row. `lost` is set once the model can no longer tell the row (cursor movement sequences,
+/// text drawn where it may have wrapped after a cluster of uncertain width, invalid bytes at the
+/// margin), or the recorded row holds a cluster whose width terminals disagree on.
 struct RowLayout: Sendable {
     /// One cell of the recorded row.
     enum Cell: Equatable, Sendable {
@@ -19,43 +19,49 @@ struct RowLayout: Sendable {
     }
 
     let columns: Int
-    let newlineReturnsCarriage: Bool
     let recordedRow: Int
     /// The cells of `recordedRow`, `columns` of them (all empty until the input reaches it).
     private(set) var cells: [Cell]
-    /// The cursor's row and column; `column == columns` is pending wrap.
+    /// The terminal as the input leaves it.
+    private var model: TerminalModel
+    /// The cursor's row (the last one known once `lost`).
     private(set) var row = 0
-    private(set) var column = 0
     /// The input's SGR state at the cursor.
-    private(set) var pen = GraphicRendition()
+    var pen: GraphicRendition { model.pen }
     /// Whether nothing has been drawn on the cursor's row yet.
     private(set) var rowIsEmpty = true
     /// Offset of the first input byte that belongs to the cursor's row.
     private(set) var rowStart = 0
-    /// Whether the input did something this model does not follow.
+    /// Whether the input did something after which the rows, or the recorded row's cells, are
+    /// not certain.
     private(set) var lost = false
-    /// The last cluster drawn: where, how wide, on which row (a later combining mark joins it).
-    private var lastCluster: (column: Int, width: Int, row: Int)?
+    /// The last cluster drawn on the recorded row: where, and its bytes (a later mark joins it).
+    private var lastRecorded: (column: Int, bytes: Range<Int>)?
 
     init(columns: Int, newlineReturnsCarriage: Bool = true, recordedRow: Int) {
         self.columns = max(1, columns)
-        self.newlineReturnsCarriage = newlineReturnsCarriage
         self.recordedRow = recordedRow
         self.cells = Array(repeating: .empty, count: max(1, columns))
+        self.model = TerminalModel(columns: max(1, columns), newlineReturnsCarriage: newlineReturnsCarriage, countsRows: true)
     }
 
     /// Whether the cursor is at the start of a row with nothing on it (where a label can go).
-    var atEmptyRowStart: Bool { rowIsEmpty && column == 0 }
+    var atEmptyRowStart: Bool { rowIsEmpty && model.column == 0 }
+
+    /// The column the next cell can start in, at the latest (nil when not even bounded).
+    private var latestColumn: Int? { model.column ?? model.columnBounds?.upperBound }
 
     /// The row `token`'s first cell lands on, or nil when it draws nothing and moves nowhere new.
     /// An LF, VT, FF or TAB counts as landing on the row it acts on.
     func landingRow(of token: Token) -> Int? {
         switch token {
         case .text:
-            return column >= columns ? row + 1 : row
+            guard let c = latestColumn else { return row }
+            return c >= columns ? row + 1 : row
         case .cluster(_, _, let width, _):
             guard width > 0 else { return nil }
-            return column >= columns || column + width > columns ? row + 1 : row
+            guard let c = latestColumn else { return row }
+            return c >= columns || c + width > columns ? row + 1 : row
         case .control(_, let byte):
             return [0x0A, 0x0B, 0x0C, 0x09].contains(byte) ? row : nil
         case .extend, .sequence, .raw:
@@ -63,11 +69,13 @@ struct RowLayout: Sendable {
         }
     }
 
-    /// How many bytes of an ASCII run starting at the cursor land on rows before `limit`.
+    /// How many bytes of an ASCII run starting at the cursor land on rows before `limit` (all of
+    /// them when the column is not even bounded: following them loses the row).
     func textBytesFitting(before limit: Int) -> Int {
         guard limit > row else { return 0 }
+        guard let c = latestColumn else { return .max }
         let wholeRows = (limit - row - 1) * columns
-        return column >= columns ? wholeRows : (columns - column) + wholeRows
+        return c >= columns ? wholeRows : (columns - c) + wholeRows
     }
 
     /// Follows one token; `store` holds its bytes.
@@ -75,16 +83,43 @@ struct RowLayout: Sendable {
         switch token {
         case .text(let start, let count):
             applyText(start: start, count: count)
-        case .cluster(let start, let length, let width, _):
-            applyCluster(start..<(start + length), width: width)
-        case .extend(let start, let length, let width, _):
-            applyExtension(start..<(start + length), width: width)
+        case .cluster(let start, let length, let width, let certain):
+            applyCluster(start..<(start + length), width: width, certain: certain)
+        case .extend(let start, let length, let width, let certain):
+            let onRecordedRow = row == recordedRow
+            model.extend(width: width, certain: certain)
+            if onRecordedRow, let last = lastRecorded, last.bytes.upperBound == start,
+               case .glyph(let old, let w, let cellPen) = cells[last.column], certain, w == width {
+                cells[last.column] = .glyph(bytes: old.lowerBound..<(start + length), width: width, pen: cellPen)
+                lastRecorded = (last.column, old.lowerBound..<(start + length))
+            } else if onRecordedRow {
+                lost = true  // the recorded cells may have moved
+            }
+            followRow(at: start)
         case .control(let start, let byte):
-            control(byte, at: start)
+            model.control(byte)
+            if byte == 0x09 { rowIsEmpty = false }
+            lastRecorded = nil
+            followRow(at: start + 1)
         case .sequence(let start, let length, let kind):
-            sequence(store[start..<(start + length)], kind: kind)
-        case .raw:
-            lost = true
+            let erases: Bool
+            if case .csi(0x4B, 0, false, false) = kind { erases = true } else { erases = false }
+            let column = model.column
+            model.sequence(store[start..<(start + length)], kind: kind)
+            if erases && row == recordedRow {
+                // EL: the recorded row loses the erased cells.
+                guard let c = column, c < columns else { lost = true; return }
+                let mode = Int(String(decoding: store[(start + 2)..<(start + length - 1)], as: UTF8.self)) ?? 0
+                let range = mode == 0 ? c..<columns : mode == 1 ? 0..<(c + 1) : 0..<columns
+                for k in range where k < columns { setCell(k, .empty) }
+            }
+            if !kind.isSelectGraphicRendition { lastRecorded = nil }
+            followRow(at: start + length)
+        case .raw(let start, let length):
+            model.apply(token, store)
+            if row == recordedRow { lost = true }  // drawn as terminals choose
+            lastRecorded = nil
+            followRow(at: start + length)
         }
     }
 
@@ -93,97 +128,64 @@ struct RowLayout: Sendable {
         var s = start
         var n = count
         while n > 0 {
-            if column >= columns { newRow(at: s) }
-            let take = min(n, columns - column)
-            if row == recordedRow {
-                for i in 0..<take { setCell(column + i, .glyph(bytes: (s + i)..<(s + i + 1), width: 1, pen: pen)) }
+            guard var c = model.column else {
+                model.drawText(count: n)
+                rowIsEmpty = false
+                if row == recordedRow { lost = true }
+                followRow(at: s)
+                return
             }
-            column += take
+            if c >= columns { c = 0 }
+            let take = min(n, columns - c)
+            model.drawText(count: take)
+            followRow(at: s)
+            if row == recordedRow {
+                for i in 0..<take { setCell(c + i, .glyph(bytes: (s + i)..<(s + i + 1), width: 1, pen: pen)) }
+                lastRecorded = (c + take - 1, (s + take - 1)..<(s + take))
+            }
             s += take
             n -= take
             rowIsEmpty = false
-            lastCluster = (column - 1, 1, row)
         }
     }
 
-    private mutating func applyCluster(_ bytes: Range<Int>, width: Int) {
+    private mutating func applyCluster(_ bytes: Range<Int>, width: Int, certain: Bool) {
         guard width > 0 else {
-            // Zero width: joins the cell before it, where terminals put it.
-            applyExtension(bytes, width: lastCluster?.width ?? 0)
+            // Zero width: joins the cell before it, where terminals put it; nothing moves.
+            if row == recordedRow, let last = lastRecorded, last.bytes.upperBound == bytes.lowerBound,
+               case .glyph(let old, let w, let cellPen) = cells[last.column] {
+                cells[last.column] = .glyph(bytes: old.lowerBound..<bytes.upperBound, width: w, pen: cellPen)
+                lastRecorded = (last.column, old.lowerBound..<bytes.upperBound)
+            }
             return
         }
-        guard width <= columns else { lost = true; return }
-        if column >= columns || column + width > columns { newRow(at: bytes.lowerBound) }
-        if row == recordedRow { setCell(column, .glyph(bytes: bytes, width: width, pen: pen)) }
-        lastCluster = (column, width, row)
-        column += width
+        let wraps = model.wraps(beforeDrawing: width)
+        let column = wraps ? 0 : model.column
+        if certain { model.draw(width: width) } else { model.drawUncertain(width: width) }
+        followRow(at: bytes.lowerBound)
         rowIsEmpty = false
+        guard row == recordedRow else { return }
+        if let c = column, certain, width <= columns {
+            setCell(c, .glyph(bytes: bytes, width: width, pen: pen))
+            lastRecorded = (c, bytes)
+        } else {
+            lost = true  // where the recorded row's cells are is not certain
+        }
     }
 
-    /// Scalars joining the last cluster; `width` is the whole cluster's width now.
-    private mutating func applyExtension(_ bytes: Range<Int>, width: Int) {
-        guard var last = lastCluster, last.row == row else { return }
-        let delta = width - last.width
-        if delta != 0 {
-            guard last.column + width <= columns else { lost = true; return }
-            column = min(columns, column + delta)
-        }
-        if row == recordedRow, case .glyph(let old, _, let cellPen) = cells[last.column], old.upperBound == bytes.lowerBound {
-            setCell(last.column, .glyph(bytes: old.lowerBound..<bytes.upperBound, width: width, pen: cellPen))
-        }
-        last.width = width
-        lastCluster = last
-    }
-
-    private mutating func control(_ byte: UInt8, at offset: Int) {
-        switch byte {
-        case 0x0A:  // LF (CR LF with ONLCR)
-            newRow(at: offset + 1)
-            if !newlineReturnsCarriage { column = min(column, columns - 1) } else { column = 0 }
-        case 0x0B, 0x0C:  // VT, FF: down one row, same column
-            let c = min(column, columns - 1)
-            newRow(at: offset + 1)
-            column = c
-        case 0x0D:
-            column = 0
-        case 0x09:
-            if column < columns { column = min(columns - 1, (column / 8 + 1) * 8) }
-            rowIsEmpty = false
-        case 0x08:  // BS: terminals disagree at the margins (TERMINAL-NOTES §1)
+    /// Takes the model's row after a token that ends at `offset` (a new row starts there, or at
+    /// the wrapped cluster that begins there).
+    private mutating func followRow(at offset: Int) {
+        guard let r = model.row else {
             lost = true
-        default:  // BEL, NUL, DEL, SO, SI …: nothing moves
-            break
+            return
         }
-        lastCluster = nil
-    }
-
-    private mutating func sequence(_ bytes: ArraySlice<UInt8>, kind: SequenceKind) {
-        switch kind {
-        case .csi(final: 0x6D, privateMarker: 0, hasIntermediates: false, hasControls: false):  // SGR
-            pen.apply(parameters: bytes.dropFirst(2).dropLast())
-        case .csi(final: 0x4B, privateMarker: 0, hasIntermediates: false, hasControls: false):  // EL
-            guard column < columns else { lost = true; return }
-            let mode = Int(String(decoding: bytes.dropFirst(2).dropLast(), as: UTF8.self)) ?? 0
-            if row == recordedRow {
-                let range = mode == 0 ? column..<columns : mode == 1 ? 0..<(column + 1) : 0..<columns
-                for c in range where c < columns { setCell(c, .empty) }
-            }
-        case .operatingSystemCommand, .controlString:
-            break
-        case .escape(_, let intermediate) where (0x28...0x2F).contains(intermediate):
-            break  // character set designations
-        default:
-            lost = true
+        if r != row {
+            row = r
+            rowIsEmpty = true
+            rowStart = offset
+            lastRecorded = nil
         }
-        lastCluster = nil
-    }
-
-    private mutating func newRow(at offset: Int) {
-        row += 1
-        column = 0
-        rowIsEmpty = true
-        rowStart = offset
-        lastCluster = nil
     }
 
     /// Draws `cell` at column `c` of the recorded row; a wide cluster half-covered loses its other

@@ -1,13 +1,13 @@
 /// `--timestamps[=FORMAT]`: each line starts with the local time its first byte arrived, like
 /// moreutils `ts` (after the timestamped lines of seed 002, TypewriterConsole).
 ///
-/// A byte transform that runs after the `--format` decoder. It follows the terminal's view of the
-/// stream with a small escape-sequence state machine (ECMA-48; vt100.net "dec_ansi_parser"), so
-/// that only real line breaks start a line: an LF inside an OSC or DCS string is not one, an LF
-/// inside a CSI sequence is (the terminal executes it).
+/// A byte transform that runs after the `--format` decoder. It reads the stream with the same
+/// `Tokenizer` as the renderer and follows its pen with the same `TerminalModel`, so that only real
+/// line breaks start a line: an LF inside an OSC or DCS string is not one; an LF inside a CSI or
+/// ESC sequence is (the terminal executes it), though no prefix is written inside a sequence.
 ///
-/// - The prefix is written when the line's first character arrives (a printable byte or TAB, or
-///   the LF of an empty line), not at the LF before it, so a final LF at end of input leaves no
+/// - The prefix is written when the line's first character arrives (a printable character or TAB,
+///   or the LF of an empty line), not at the LF before it, so a final LF at end of input leaves no
 ///   empty stamped line. SGR sequences and OSC strings at the start of a line are held back until
 ///   then and written after the prefix, so the prefix keeps the colours of the line before; any
 ///   other sequence or control (EL, BEL, a leading CR) passes through first, unstamped.
@@ -17,8 +17,8 @@
 ///   input's own SGR state is replayed, so the text after it looks exactly as without timestamps.
 ///   Plain: the prefix is bare text (no escape sequence is added).
 struct TimestampStage {
-    /// Longest sequence held back at the start of a line or collected for SGR tracking, in bytes;
-    /// longer ones (images, clipboard OSC 52) stream through as they come.
+    /// Most bytes of sequences held back at the start of a line; longer ones (images, clipboard
+    /// OSC 52) go out as they come, before the prefix.
     static let sequenceLimit = 4096
 
     let dimmed: Bool
@@ -26,24 +26,20 @@ struct TimestampStage {
     private let formatter: LocalTimeFormatter
 
     private enum LinePosition { case start, rewrite, body }
-    private enum Escape { case ground, escape, csi, string, stringEscape, singleShift }
 
     private var line = LinePosition.start
     /// Arrival time (monotonic) of the current line's first byte.
     private var lineTime: Seconds?
     /// The current line's prefix, fixed when the line is first stamped (CR rewrites reuse it).
     private var linePrefix: [UInt8]?
-    private var escape = Escape.ground
-    /// The escape sequence being read, from its ESC; empty once it grew past `sequenceLimit`.
-    private var sequence: [UInt8] = []
-    private var sequenceTooLong = false
-    /// Whether the sequence being read is a plain CSI (no private marker or intermediates) so far.
-    private var sequenceIsPlainCSI = false
+    private var store = ByteStore()
+    private var tokenizer = Tokenizer()
+    private var queue = TokenQueue()
+    /// The terminal as the output so far leaves it (only its pen matters here).
+    private var model = TerminalModel(columns: nil)
     /// SGR sequences and strings seen at the start of the line, written after its prefix.
     private var held: [UInt8] = []
-    /// The SGR state of the output so far (what the terminal has), for replay after a dim prefix.
-    private var pen = GraphicRendition()
-    /// The SGR state before the held sequences.
+    /// The pen before the held sequences.
     private var penBeforeHeld: GraphicRendition?
 
     /// - Parameters:
@@ -65,7 +61,12 @@ struct TimestampStage {
     mutating func process(_ bytes: some Collection<UInt8>, at time: Seconds) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count + 32)
-        for byte in bytes { step(byte, at: time, into: &out) }
+        if line == .start && lineTime == nil && !bytes.isEmpty { lineTime = time }
+        store.append(contentsOf: bytes)
+        tokenizer.scan(store, into: &queue)
+        drain(at: time, into: &out)
+        // Bytes the tokenizer holds (an incomplete sequence or character) start the next line.
+        if line == .start && lineTime == nil && tokenizer.heldFrom < store.end { lineTime = time }
         return out
     }
 
@@ -73,105 +74,56 @@ struct TimestampStage {
     /// passes through without a prefix.
     mutating func finish() -> [UInt8] {
         var out: [UInt8] = []
+        let time = lineTime ?? 0
+        tokenizer.finish(store, into: &queue)
+        while !queue.isEmpty {
+            let token = queue.removeFirst()
+            if case .raw(let s, let n) = token, store[s] == 0x1B {
+                flushHeld(into: &out)
+                out += store[s..<(s + n)]
+            } else {
+                take(token, at: time, into: &out)
+            }
+        }
         flushHeld(into: &out)
-        out += sequence
-        if escape == .stringEscape { out.append(0x1B) }
-        sequence.removeAll()
-        escape = .ground
+        store.discard(upTo: store.end)
         return out
     }
 
-    // MARK: Bytes
+    // MARK: Tokens
 
-    private mutating func step(_ byte: UInt8, at time: Seconds, into out: inout [UInt8]) {
+    private mutating func drain(at time: Seconds, into out: inout [UInt8]) {
+        while !queue.isEmpty { take(queue.removeFirst(), at: time, into: &out) }
+        store.discard(upTo: tokenizer.heldFrom)
+    }
+
+    private mutating func take(_ token: Token, at time: Seconds, into out: inout [UInt8]) {
         if line == .start && lineTime == nil { lineTime = time }
-        switch escape {
-        case .ground:
-            ground(byte, at: time, into: &out)
-        case .escape:
-            switch byte {
-            case 0x5B:  // CSI
-                append(byte, into: &out)
-                escape = .csi
-                sequenceIsPlainCSI = true
-            case 0x5D, 0x50, 0x58, 0x5E, 0x5F:  // OSC, DCS, SOS, PM, APC
-                append(byte, into: &out)
-                escape = .string
-            case 0x4E, 0x4F:  // SS2, SS3: the next character is part of it
-                append(byte, into: &out)
-                escape = .singleShift
-            case 0x20...0x2F:  // intermediates
-                append(byte, into: &out)
-            case 0x30...0x7E:
-                append(byte, into: &out)
-                if byte == 0x63 && sequence.count == 2 { pen = GraphicRendition(); penBeforeHeld = nil }  // RIS
-                endSequence(holdable: false, into: &out)
-            default:
-                controlInSequence(byte, at: time, into: &out)
-            }
-        case .csi:
-            switch byte {
-            case 0x40...0x7E:
-                append(byte, into: &out)
-                let isSGR = byte == 0x6D && sequenceIsPlainCSI && !sequenceTooLong
-                if isSGR {
-                    if line != .body && penBeforeHeld == nil { penBeforeHeld = pen }
-                    pen.apply(parameters: sequence[2..<(sequence.count - 1)])
-                }
-                endSequence(holdable: isSGR, into: &out)
-            case 0x20...0x3F:
-                // Private markers (< = > ?) and intermediates: not an SGR the pen knows.
-                if byte >= 0x3C || byte < 0x30 { sequenceIsPlainCSI = false }
-                append(byte, into: &out)
-            default:
-                controlInSequence(byte, at: time, into: &out)
-            }
-        case .string:
-            switch byte {
-            case 0x07:  // BEL ends an OSC (xterm)
-                append(byte, into: &out)
-                endSequence(holdable: true, into: &out)
-            case 0x1B:
-                escape = .stringEscape  // ESC \ ends it; ESC and anything else aborts it
-            case 0x18, 0x1A:  // CAN, SUB abort
-                append(byte, into: &out)
-                endSequence(holdable: false, into: &out)
-            default:
-                // Other controls, LF included, are ignored inside a string: not a line break.
-                append(byte, into: &out)
-            }
-        case .stringEscape:
-            if byte == 0x5C {  // ST
-                append(0x1B, into: &out)
-                append(byte, into: &out)
-                endSequence(holdable: true, into: &out)
-            } else {
-                // The ESC ended the string and starts a new sequence.
-                endSequence(holdable: true, into: &out)
-                beginSequence(into: &out)
-                step(byte, at: time, into: &out)
-            }
-        case .singleShift:
-            append(byte, into: &out)  // the shifted character (its first byte, if it is UTF-8)
-            endSequence(holdable: false, into: &out)
+        switch token {
+        case .text(let s, let n):
+            if line != .body { stamp(at: time, into: &out) }
+            out += store[s..<(s + n)]
+        case .cluster(let s, let n, _, _), .extend(let s, let n, _, _), .raw(let s, let n):
+            if line != .body { stamp(at: time, into: &out) }
+            out += store[s..<(s + n)]
+        case .control(_, let byte):
+            control(byte, at: time, into: &out)
+        case .sequence(let s, let n, let kind):
+            sequence(store[s..<(s + n)], kind: kind, into: &out)
         }
     }
 
-    private mutating func ground(_ byte: UInt8, at time: Seconds, into out: inout [UInt8]) {
+    private mutating func control(_ byte: UInt8, at time: Seconds, into out: inout [UInt8]) {
         switch byte {
-        case 0x1B:
-            beginSequence(into: &out)
         case 0x0A:
             if line == .start { stamp(at: time, into: &out) } else { flushHeld(into: &out) }  // an empty line
             out.append(byte)
-            line = .start
-            lineTime = nil
-            linePrefix = nil
+            endLine()
         case 0x0D:
             flushHeld(into: &out)
             out.append(byte)
             if line == .body { line = .rewrite }
-        case 0x09, 0x20...0x7E, 0x80...0xFF:
+        case 0x09:
             if line != .body { stamp(at: time, into: &out) }
             out.append(byte)
         default:  // other C0 controls and DEL: no character, no line
@@ -180,62 +132,52 @@ struct TimestampStage {
         }
     }
 
-    /// A C0 control inside ESC or CSI: the terminal executes it where it stands (an LF moves).
-    private mutating func controlInSequence(_ byte: UInt8, at time: Seconds, into out: inout [UInt8]) {
-        switch byte {
-        case 0x18, 0x1A:  // CAN, SUB abort the sequence
-            append(byte, into: &out)
-            endSequence(holdable: false, into: &out)
-        case 0x1B:  // ESC restarts
-            endSequence(holdable: false, into: &out)
-            beginSequence(into: &out)
-        default:
-            let saved = escape
-            let savedSequence = sequence
-            escape = .ground
-            sequence = []
-            // Held text before this control stays in order: the sequence so far goes out first.
-            if line != .body { flushHeld(into: &out) }
-            out += savedSequence
-            ground(byte, at: time, into: &out)
-            escape = saved
-            sequence = []
-            sequenceTooLong = sequenceTooLong || !savedSequence.isEmpty
+    private mutating func sequence(_ bytes: ArraySlice<UInt8>, kind: SequenceKind, into out: inout [UInt8]) {
+        let holdable: Bool
+        switch kind {
+        case .operatingSystemCommand, .controlString: holdable = true
+        default: holdable = kind.isSelectGraphicRendition
         }
-    }
-
-    private mutating func beginSequence(into out: inout [UInt8]) {
-        escape = .escape
-        sequence = [0x1B]
-        sequenceTooLong = false
-        sequenceIsPlainCSI = false
-    }
-
-    private mutating func append(_ byte: UInt8, into out: inout [UInt8]) {
-        if sequenceTooLong {
-            out.append(byte)
+        if line != .body && holdable && held.count + bytes.count <= Self.sequenceLimit {
+            if penBeforeHeld == nil { penBeforeHeld = model.pen }
+            held += bytes
+            model.sequence(bytes, kind: kind)
             return
         }
-        sequence.append(byte)
-        if sequence.count > Self.sequenceLimit {
-            if line != .body { flushHeld(into: &out) }
-            out += sequence
-            sequence.removeAll()
-            sequenceTooLong = true
+        flushHeld(into: &out)
+        out += bytes
+        model.sequence(bytes, kind: kind)
+        // C0 controls inside an ESC or CSI sequence are executed where they stand (VT500 parser).
+        for byte in Self.executedControls(bytes, kind: kind) {
+            switch byte {
+            case 0x0A, 0x0B, 0x0C: if byte == 0x0A { endLine() }
+            case 0x0D: if line == .body { line = .rewrite }
+            default: break
+            }
         }
     }
 
-    /// The sequence is complete: held at the start of a line when `holdable`, else written.
-    private mutating func endSequence(holdable: Bool, into out: inout [UInt8]) {
-        escape = .ground
-        defer { sequence.removeAll(keepingCapacity: true); sequenceTooLong = false }
-        if sequenceTooLong { return }
-        if line != .body && holdable && held.count + sequence.count <= Self.sequenceLimit {
-            held += sequence
-        } else {
-            if line != .body { flushHeld(into: &out) }
-            out += sequence
+    /// The C0 controls a terminal executes inside `bytes` (after the ESC, before any string body).
+    private static func executedControls(_ bytes: ArraySlice<UInt8>, kind: SequenceKind) -> [UInt8] {
+        switch kind {
+        case .operatingSystemCommand, .controlString: return []
+        default: break
         }
+        var controls: [UInt8] = []
+        var afterEscape = true
+        for byte in bytes.dropFirst() {
+            if afterEscape && [0x5D, 0x50, 0x58, 0x5E, 0x5F].contains(byte) { break }  // a string starts
+            if byte == 0x1B { afterEscape = true; continue }
+            if byte < 0x20 { controls.append(byte); continue }
+            afterEscape = false
+        }
+        return controls
+    }
+
+    private mutating func endLine() {
+        line = .start
+        lineTime = nil
+        linePrefix = nil
     }
 
     private mutating func flushHeld(into out: inout [UInt8]) {
@@ -254,7 +196,7 @@ struct TimestampStage {
             out += Self.dimOn
             out += prefix
             out += Self.reset
-            let before = penBeforeHeld ?? pen
+            let before = penBeforeHeld ?? model.pen
             if !before.isDefault { out += Array("\u{1B}[0;\(before.render())m".utf8) }
         } else {
             out += prefix
