@@ -1,8 +1,8 @@
 /// The built-in demo: a question and an answer streamed the way a language model sends tokens,
 /// 2–6 words every 120–380 ms (the seed's demo timing), from a fixed seed so every run is the same.
-public struct DemoScript: Sendable {
-    public static let question = "How do tide pools survive low tide?"
-    public static let answer = """
+package struct DemoScript: Sendable {
+    package static let question = "How do tide pools survive low tide?"
+    package static let answer = """
         When the sea pulls back, a tide pool becomes a small island of water that has to last until \
         the next high tide. Its residents close up to wait: anemones fold their tentacles inward, \
         mussels and barnacles seal their shells with a little seawater inside, and snails tuck into \
@@ -12,9 +12,9 @@ public struct DemoScript: Sendable {
         """
 
     /// Bursts in order, each with its delay in seconds after the previous one.
-    public let bursts: [(delay: Seconds, bytes: [UInt8])]
+    package let bursts: [(delay: Seconds, bytes: [UInt8])]
 
-    public init(seed: UInt64 = 0x7EA5) {
+    package init(seed: UInt64 = 0x7EA5) {
         var random = SplitMix64(seed: seed)
         var bursts: [(Seconds, [UInt8])] = [(0, Array("\u{1B}[1m\(Self.question)\u{1B}[0m\n\n".utf8))]
         var words = Self.answer.split(separator: " ")[...]

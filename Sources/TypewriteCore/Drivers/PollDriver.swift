@@ -7,7 +7,7 @@ import Darwin
 #endif
 
 /// Where the text comes from, in order.
-public enum InputSource: Sendable {
+package enum InputSource: Sendable {
     /// A file by name; "-" is standard input.
     case file(String)
     /// The built-in demo: an answer streamed the way a language model sends tokens.
@@ -22,28 +22,28 @@ public enum InputSource: Sendable {
 /// per signal number), decides what a signal's death or a stop means, and turns the outcome into
 /// an exit. The only timer is the session's next deadline: idle, the loop sleeps in `poll` with no
 /// timeout (zero system calls).
-public struct PollDriver {
+package struct PollDriver {
     /// What the loop works with.
-    public struct Setup {
+    package struct Setup {
         /// The inputs, in order.
-        public var inputs: [InputSource]
+        package var inputs: [InputSource]
         /// Where terminal bytes go (standard output).
-        public var output: Int32 = System.standardOutput
+        package var output: Int32 = System.standardOutput
         /// Read end of a self-pipe that carries signal numbers as bytes (nil: no signals).
-        public var signals: Int32?
+        package var signals: Int32?
         /// The controlling terminal, open for the `--collapse` prompt's keys (nil: no keys).
-        public var keyboard: Int32?
+        package var keyboard: Int32?
         /// Whether to ask the terminal for its colours (OSC 10/11 with a DA1 sentinel) on
         /// `/dev/tty` while the text streams.
-        public var queryColors = false
+        package var queryColors = false
         /// Stops the process (SIGTSTP's default action) and returns once it continues.
-        public var suspend: () -> Void = {}
+        package var suspend: () -> Void = {}
 
-        public init(inputs: [InputSource]) { self.inputs = inputs }
+        package init(inputs: [InputSource]) { self.inputs = inputs }
     }
 
     /// How the loop ended.
-    public enum Outcome: Equatable, Sendable {
+    package enum Outcome: Equatable, Sendable {
         /// Everything was shown; `failed` when some error made the run fail (exit status 1).
         case finished(failed: Bool)
         /// A signal ends the run (its output written, terminal modes restored): the host dies by it.
@@ -56,9 +56,9 @@ public struct PollDriver {
 
     /// Most bytes taken in as one burst when animating, in bytes (a pipe gives at most 64 KiB a
     /// call; reading on until the pipe is empty paces a large burst from its arrival).
-    public static let burstSize = 1024 * 1024
+    package static let burstSize = 1024 * 1024
     /// Bytes read at a time in plain mode.
-    public static let plainReadSize = 128 * 1024
+    package static let plainReadSize = 128 * 1024
 
     private var setup: Setup
     private var nextInput = 0
@@ -70,10 +70,10 @@ public struct PollDriver {
     private var keyMode: SavedTerminalMode?
     private var colorQuery: ColorQuery?
 
-    public init(_ setup: Setup) { self.setup = setup }
+    package init(_ setup: Setup) { self.setup = setup }
 
     /// Runs `session` until it is finished, a signal ends it, or the output fails.
-    public mutating func run(_ session: inout Session) -> Outcome {
+    package mutating func run(_ session: inout Session) -> Outcome {
         let outcome = loop(&session)
         leaveKeyMode()
         if outcome != .signal(.hangUp) { colorQuery?.finish(session: &session) }

@@ -10,26 +10,27 @@ import Darwin
 
 /// An `errno` value from a failed system call.
 public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The `errno` value.
     public var code: Int32
     public init(_ code: Int32) { self.code = code }
     static var current: SystemError { SystemError(errno) }
-    public static let brokenPipe = SystemError(EPIPE)
-    public static let isDirectory = SystemError(EISDIR)
+    package static let brokenPipe = SystemError(EPIPE)
+    package static let isDirectory = SystemError(EISDIR)
     /// The C library's message for this error (`strerror`), e.g. "No such file or directory".
     public var description: String { String(cString: strerror(code)) }
 }
 
 /// File descriptor operations typewrite needs.
-public enum System {
-    public static let standardInput: Int32 = 0
-    public static let standardOutput: Int32 = 1
-    public static let standardError: Int32 = 2
+@usableFromInline package enum System {
+    package static let standardInput: Int32 = 0
+    package static let standardOutput: Int32 = 1
+    package static let standardError: Int32 = 2
     /// SIGPIPE's number: a host dies by it when the reader of its output has gone.
-    public static let brokenPipeSignal: Int32 = SIGPIPE
+    package static let brokenPipeSignal: Int32 = SIGPIPE
 
     /// The process environment, read once from `environ` (cheaper at start-up than Foundation's
     /// `ProcessInfo`, which the benchmark found at 17 % of typewrite's start-up instructions).
-    public static func environment() -> [String: String] {
+    @usableFromInline package static func environment() -> [String: String] {
         var result: [String: String] = [:]
         var entry = environ
         while let pointer = entry.pointee {
@@ -43,7 +44,7 @@ public enum System {
     }
 
     /// Seconds on the monotonic clock (`clock_gettime(CLOCK_MONOTONIC)`).
-    public static func monotonicNow() -> Seconds {
+    package static func monotonicNow() -> Seconds {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
@@ -53,7 +54,7 @@ public enum System {
     /// - Returns: the byte count (0 at end of file), or nil when the descriptor is non-blocking and
     ///   nothing is available (EAGAIN).
     /// - Throws: `SystemError` for any other failure (EISDIR, EIO, …).
-    public static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int? {
+    package static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int? {
         while true {
             let n = Glibc_read(fd, buffer.baseAddress, buffer.count)
             if n >= 0 { return n }
@@ -68,7 +69,7 @@ public enum System {
     /// (someone else made the descriptor non-blocking) waits with `poll` for POLLOUT and retries.
     /// - Throws: `SystemError.brokenPipe` when the reader has gone (SIGPIPE must be ignored), or the
     ///   error of the failed `write`.
-    public static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(SystemError) {
+    package static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(SystemError) {
         var offset = 0
         while offset < bytes.count {
             let n = Glibc_write(fd, bytes.baseAddress! + offset, bytes.count - offset)
@@ -84,7 +85,7 @@ public enum System {
         }
     }
 
-    public static func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws(SystemError) {
+    package static func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws(SystemError) {
         guard !bytes.isEmpty else { return }
         let result: Result<Void, SystemError> = bytes.withUnsafeBytes { raw in
             do throws(SystemError) { try writeAll(fd, raw); return .success(()) } catch { return .failure(error) }
@@ -93,7 +94,7 @@ public enum System {
     }
 
     /// Writes a line to stderr, ignoring failures (stderr may be closed).
-    public static func printError(_ line: String) {
+    package static func printError(_ line: String) {
         var bytes = Array(line.utf8)
         bytes.append(0x0A)
         try? writeAll(standardError, bytes)
@@ -101,7 +102,7 @@ public enum System {
 
     /// Waits for events on descriptors (`poll`), up to `timeout` seconds (nil: forever).
     /// - Returns: the `revents` of each entry; all zero on timeout or EINTR (a signal arrived).
-    public static func poll(_ fds: [(fd: Int32, events: Int16)], timeout: Seconds?) -> [Int16] {
+    package static func poll(_ fds: [(fd: Int32, events: Int16)], timeout: Seconds?) -> [Int16] {
         var entries = fds.map { pollfd(fd: $0.fd, events: $0.events, revents: 0) }
         let ms: Int32 = timeout.map { Int32(max(0, min(($0 * 1000).rounded(.up), 3_600_000))) } ?? -1
         let n = Glibc_poll(&entries, nfds_t(entries.count), ms)
@@ -109,29 +110,29 @@ public enum System {
         return entries.map { $0.revents }
     }
 
-    public static let pollIn = Int16(POLLIN)
-    public static let pollHangUp = Int16(POLLHUP)
-    public static let pollError = Int16(POLLERR)
+    package static let pollIn = Int16(POLLIN)
+    package static let pollHangUp = Int16(POLLHUP)
+    package static let pollError = Int16(POLLERR)
 
     /// Whether `fd` is a terminal (`isatty`).
-    public static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+    package static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
 
     /// Whether `fd` is a pipe or FIFO (`fstat`).
-    public static func isPipe(_ fd: Int32) -> Bool {
+    package static func isPipe(_ fd: Int32) -> Bool {
         var st = stat()
         guard fstat(fd, &st) == 0 else { return false }
         return (st.st_mode & S_IFMT) == S_IFIFO
     }
 
     /// The terminal's width in cells (`ioctl(TIOCGWINSZ)`), nil when unknown or 0.
-    public static func terminalColumns(_ fd: Int32) -> Int? {
+    package static func terminalColumns(_ fd: Int32) -> Int? {
         var size = winsize()
         guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
         return Int(size.ws_col)
     }
 
     /// Whether the tty turns LF into CR LF on output (termios OPOST and ONLCR).
-    public static func translatesNewline(_ fd: Int32) -> Bool {
+    package static func translatesNewline(_ fd: Int32) -> Bool {
         var t = termios()
         guard tcgetattr(fd, &t) == 0 else { return true }
         return t.c_oflag & tcflag_t(OPOST) != 0 && t.c_oflag & tcflag_t(ONLCR) != 0
@@ -139,7 +140,7 @@ public enum System {
 
     /// Opens a file for reading (`open(O_RDONLY | O_CLOEXEC)`); a directory is refused with EISDIR,
     /// as cat does.
-    public static func openForReading(_ path: String) throws(SystemError) -> Int32 {
+    package static func openForReading(_ path: String) throws(SystemError) -> Int32 {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw SystemError.current }
         var st = stat()
@@ -150,16 +151,16 @@ public enum System {
         return fd
     }
 
-    public static func closeDescriptor(_ fd: Int32) { _ = close(fd) }
+    package static func closeDescriptor(_ fd: Int32) { _ = close(fd) }
 
     /// The `O_NONBLOCK` flag of `fd`'s open file description (`fcntl(F_GETFL)`).
-    public static func isNonBlocking(_ fd: Int32) -> Bool {
+    package static func isNonBlocking(_ fd: Int32) -> Bool {
         let flags = fcntl(fd, F_GETFL)
         return flags >= 0 && flags & O_NONBLOCK != 0
     }
 
     /// Sleeps for `seconds` (`nanosleep`); used only by the demo's scripted producer.
-    public static func sleep(_ seconds: Seconds) {
+    package static func sleep(_ seconds: Seconds) {
         guard seconds > 0 else { return }
         var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
         var remaining = timespec()
@@ -173,7 +174,7 @@ public enum System {
 extension System {
     /// Drains a signal self-pipe (`read` until EAGAIN): one byte per signal number, written by the
     /// host's handlers. - Returns: the signals received, in order, without repeats.
-    public static func drainSignals(_ fd: Int32) -> [Int32] {
+    package static func drainSignals(_ fd: Int32) -> [Int32] {
         var buffer = [UInt8](repeating: 0, count: 64)
         var seen: [Int32] = []
         while true {
@@ -194,7 +195,7 @@ extension System {
 
 extension System {
     /// Seconds since the epoch on the wall clock (`clock_gettime(CLOCK_REALTIME)`).
-    public static func wallClockNow() -> Double {
+    package static func wallClockNow() -> Double {
         var ts = timespec()
         clock_gettime(CLOCK_REALTIME, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
@@ -203,7 +204,7 @@ extension System {
     /// Formats `epochSecond` (seconds since the epoch) in the local time zone (`tzset`,
     /// `localtime_r`, `strftime`; TZ is honoured, the locale is C).
     /// - Returns: the formatted text; empty when the format produces nothing or more than 4 KiB.
-    @Sendable public static func formatLocalTime(_ format: String, _ epochSecond: Int) -> String {
+    @Sendable package static func formatLocalTime(_ format: String, _ epochSecond: Int) -> String {
         tzset()
         var seconds = time_t(epochSecond)
         var parts = tm()
@@ -224,7 +225,7 @@ extension System {
 // MARK: - Terminal input (collapse)
 
 /// A terminal's settings saved before typewrite changed them, to put back on every exit path.
-public struct SavedTerminalMode: Sendable {
+package struct SavedTerminalMode: Sendable {
     fileprivate var settings: termios
 }
 
@@ -232,7 +233,7 @@ extension System {
     /// Opens the controlling terminal for reading keys (`open("/dev/tty", O_RDWR | O_NOCTTY |
     /// O_CLOEXEC)`).
     /// - Throws: `SystemError` (ENXIO when the process has no controlling terminal).
-    public static func openControllingTerminal() throws(SystemError) -> Int32 {
+    package static func openControllingTerminal() throws(SystemError) -> Int32 {
         while true {
             let fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
             if fd >= 0 { return fd }
@@ -243,13 +244,13 @@ extension System {
 
     /// Whether this process's group is the terminal's foreground process group (`tcgetpgrp`,
     /// `getpgrp`): only then may it change the terminal's settings and read from it.
-    public static func isForegroundProcessGroup(_ fd: Int32) -> Bool {
+    package static func isForegroundProcessGroup(_ fd: Int32) -> Bool {
         let group = tcgetpgrp(fd)
         return group >= 0 && group == getpgrp()
     }
 
     /// The terminal's height in rows (`ioctl(TIOCGWINSZ)`), nil when unknown or 0.
-    public static func terminalRows(_ fd: Int32) -> Int? {
+    package static func terminalRows(_ fd: Int32) -> Int? {
         var size = winsize()
         guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 else { return nil }
         return Int(size.ws_row)
@@ -261,7 +262,7 @@ extension System {
     /// Keys typed before this call are discarded.
     /// - Returns: the settings before, for `restoreTerminalMode`.
     /// - Throws: `SystemError` when the settings cannot be read or changed.
-    public static func enterKeyMode(_ fd: Int32) throws(SystemError) -> SavedTerminalMode {
+    package static func enterKeyMode(_ fd: Int32) throws(SystemError) -> SavedTerminalMode {
         var saved = termios()
         guard tcgetattr(fd, &saved) == 0 else { throw SystemError.current }
         var raw = saved
@@ -282,7 +283,7 @@ extension System {
     /// stay where they are.
     /// - Returns: the settings before, for `restoreTerminalMode`.
     /// - Throws: `SystemError` when the settings cannot be read or changed.
-    public static func enterReplyMode(_ fd: Int32) throws(SystemError) -> SavedTerminalMode {
+    package static func enterReplyMode(_ fd: Int32) throws(SystemError) -> SavedTerminalMode {
         var saved = termios()
         guard tcgetattr(fd, &saved) == 0 else { throw SystemError.current }
         var raw = saved
@@ -294,7 +295,7 @@ extension System {
     }
 
     /// Bytes waiting to be read on `fd` (`ioctl(FIONREAD)`); 0 when it cannot tell.
-    public static func bytesWaiting(_ fd: Int32) -> Int {
+    package static func bytesWaiting(_ fd: Int32) -> Int {
         var count: Int32 = 0
         guard ioctl(fd, UInt(FIONREAD), &count) == 0 else { return 0 }
         return Int(count)
@@ -302,7 +303,7 @@ extension System {
 
     /// Puts back the settings `enterKeyMode` saved (`tcsetattr(TCSANOW)`); failures are ignored
     /// (the terminal may be gone).
-    public static func restoreTerminalMode(_ mode: SavedTerminalMode, on fd: Int32) {
+    package static func restoreTerminalMode(_ mode: SavedTerminalMode, on fd: Int32) {
         var settings = mode.settings
         while tcsetattr(fd, TCSANOW, &settings) != 0 && errno == EINTR {}
     }
