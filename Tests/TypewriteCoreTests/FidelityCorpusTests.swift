@@ -370,6 +370,16 @@ enum FidelityCorpus {
         FidelityCase(name: "24-bit input pens in 16 colours",
                      bytes: B.s("plain words fade \(e)[38;2;255;100;0morange words\(e)[0m plain again \(e)[48;2;10;20;30mon dark\(e)[0m end\n"),
                      chunking: .stride(9), widths: [80], fade: .required, depth: .basic16),
+        // MARK: Where real emulators read the same bytes differently (xcheck.py, docs/emulators.md)
+        FidelityCase(name: "colon-form underline style (xterm draws no text after CSI 4:3 m)",
+                     bytes: B.s("curly \(e)[4:3mcurly\(e)[4:0m end\nstill unknown here\n\(e)[0mknown again " + B.prose + "\n"),
+                     chunking: .stride(5), widths: [80, 40]),
+        FidelityCase(name: "C1 control written in UTF-8 (kitty acts on U+009B as CSI)",
+                     bytes: B.s("x\u{9B}31m y\nThe quick brown fox jumps over the lazy dog\n\(e)[0mreset " + B.prose + "\n"),
+                     chunking: .stride(4), widths: [80], pyteLimit: "pyte drops or acts on C1 controls"),
+        FidelityCase(name: "SGR with an embedded CR after a repaint (kitty skips it inside a synchronized update)",
+                     bytes: B.s("abc" + B.prose + "\r\nabc \(e)[31;\r1mred bold text\(e)[0m\r\n"),
+                     chunking: .cuts([3, 40, 90, 94]), widths: [80]),
     ]
 
     /// Cases the VirtualTerminal cannot judge, checked only in pyte by Scripts/fidelity.sh (dumped as
@@ -470,6 +480,45 @@ struct FidelityCorpusTests {
                 }
             }
         }
+    }
+
+    @Test("after a colon-form underline or a C1 control, the bytes go out as they came until an SGR reset",
+          arguments: ["colon-form underline style", "C1 control written in UTF-8"])
+    func writtenAsTheyCameUntilReset(prefix: String) throws {
+        let c = try #require(FidelityCorpus.cases.first { $0.name.hasPrefix(prefix) })
+        let trigger: [UInt8] = prefix.hasPrefix("colon") ? Array("\u{1B}[4:3m".utf8) : [0xC2, 0x9B]
+        let reset = Array("\u{1B}[0m".utf8)
+        let inStart = try #require(Self.find(trigger, in: c.bytes))
+        let inEnd = try #require(Self.find(reset, in: c.bytes))
+        for chunks in c.variants() {
+            let out = FidelityDriver(columns: 80, depth: c.depth).run(chunks).output
+            let outStart = try #require(Self.find(trigger, in: out))
+            // Everything from the trigger to the reset is the input's own bytes, nothing inserted.
+            #expect(Array(out[outStart..<(outStart + inEnd - inStart)]) == Array(c.bytes[inStart..<inEnd]))
+        }
+    }
+
+    @Test("a sequence with a C0 control inside is never written inside a synchronized update")
+    func embeddedControlOutsideSynchronizedUpdate() throws {
+        let c = try #require(FidelityCorpus.cases.first { $0.name.hasPrefix("SGR with an embedded CR after a repaint") })
+        let sequence = Array("\u{1B}[31;\r1m".utf8)
+        let begin = Array("\u{1B}[?2026h".utf8), end = Array("\u{1B}[?2026l".utf8)
+        let out = FidelityDriver(columns: 80, depth: c.depth).run(c.variants()[0]).output
+        let at = try #require(Self.find(sequence, in: out))
+        let lastBegin = Self.findLast(begin, in: Array(out[..<at]))
+        let lastEnd = Self.findLast(end, in: Array(out[..<at]))
+        #expect(lastBegin == nil || (lastEnd ?? -1) > lastBegin!)
+        #expect(out.contains(begin[0]))  // the case does repaint
+    }
+
+    static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
+        guard needle.count <= haystack.count else { return nil }
+        return (0...(haystack.count - needle.count)).first { haystack[$0..<($0 + needle.count)].elementsEqual(needle) }
+    }
+
+    static func findLast(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
+        guard needle.count <= haystack.count else { return nil }
+        return (0...(haystack.count - needle.count)).last { haystack[$0..<($0 + needle.count)].elementsEqual(needle) }
     }
 
     /// The SGR sequences in `bytes` that select a 24-bit colour, whole, in order.

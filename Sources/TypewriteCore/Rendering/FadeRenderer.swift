@@ -94,6 +94,10 @@ public struct FadeRenderer: Sendable {
     /// Cells on the current row, from the oldest one not yet settled to the cursor.
     private var cells: [Cell] = []
     private var cellBytes: [UInt8] = []
+    /// Where the frame being built starts in its output, and whether its synchronized update is
+    /// already closed (before bytes that must be written outside one).
+    private var frameStart = 0
+    private var frameSynchronized = false
     /// Whether the frame being built moves the cursor back (then it is wrapped in synchronized output).
     private var frameMovedCursor = false
     /// Whether repaints address columns absolutely (CHA) instead of moving back (CUB).
@@ -420,7 +424,8 @@ public struct FadeRenderer: Sendable {
     private mutating func render(front: Double, finishing: Bool, settledUpTo: Int, into out: inout [UInt8]) {
         let start = out.count
         frameMovedCursor = false
-        var synchronized = false
+        frameStart = start
+        frameSynchronized = false
         repaint(front: front, into: &out)
         let target = finishing ? pacing.received : max(settledUpTo, pacing.revealedCount(front: front))
         let settledEdge = finishing ? pacing.received : max(settledUpTo, pacing.settledCount(front: front))
@@ -487,14 +492,14 @@ public struct FadeRenderer: Sendable {
                 if !joining && !finishing && revealed >= target && hasFadingCells { break loop }
                 snap(into: &out)
                 restorePen(into: &out)
-                if frameMovedCursor && !synchronized {
+                if frameMovedCursor && !frameSynchronized {
                     // An incomplete UTF-8 sequence must be the last thing written, as with cat:
                     // close the synchronized update before it, not after (and before the ZWJ whose
                     // joining stretch it is part of, so that nothing comes between them).
                     out.insert(contentsOf: Self.synchronizedOutputBegin, at: start)
                     out.insert(contentsOf: Self.synchronizedOutputEnd,
                                at: joining ? joinerWriteStart + Self.synchronizedOutputBegin.count : out.count)
-                    synchronized = true
+                    frameSynchronized = true
                 }
                 out.append(contentsOf: store[s..<(s + n)])
                 model.apply(token, store)
@@ -503,7 +508,7 @@ public struct FadeRenderer: Sendable {
         }
         if finishing { snap(into: &out) }
         restorePen(into: &out)
-        if frameMovedCursor && !synchronized && out.count > start {
+        if frameMovedCursor && !frameSynchronized && out.count > start {
             out.insert(contentsOf: Self.synchronizedOutputBegin, at: start)
             out.append(contentsOf: Self.synchronizedOutputEnd)
         }
@@ -864,6 +869,7 @@ public struct FadeRenderer: Sendable {
             // SGR with C0 controls inside: the terminal runs the controls and still sets the pen.
             snap(into: &out)
             restorePen(into: &out)
+            endSynchronizedUpdate(into: &out)
             out.append(contentsOf: bytes)
             model.selectGraphicRendition(bytes, hasControls: true)
             syncRowContent()
@@ -883,6 +889,8 @@ public struct FadeRenderer: Sendable {
                 // so cells still fading are settled while their pens can still be written).
                 if asItCame && !penIsUnknown { snap(into: &out) }
                 restorePen(into: &out)
+                // What follows is written as it came: the frame's own synchronized update ends first.
+                if outcome.ambiguous { endSynchronizedUpdate(into: &out) }
                 out.append(contentsOf: bytes)
                 terminalPen = next
             }
@@ -892,10 +900,22 @@ public struct FadeRenderer: Sendable {
         }
         snap(into: &out)
         restorePen(into: &out)
+        if bytes.dropFirst().contains(where: { $0 < 0x20 || $0 == 0x7F }) { endSynchronizedUpdate(into: &out) }
         out.append(contentsOf: bytes)
         model.sequence(bytes, kind: kind)
         syncRowContent()
         syncTerminalPen()
+    }
+
+    /// Closes the frame's synchronized update here when it moved the cursor: a C0 control inside
+    /// an escape sequence is executed outside one (ECMA-48) but not inside one by every terminal
+    /// (kitty 0.26 skips a CR inside a CSI within `CSI ? 2026 h` … `l`), so such a sequence is
+    /// written as `cat` would write it, outside.
+    private mutating func endSynchronizedUpdate(into out: inout [UInt8]) {
+        guard frameMovedCursor && !frameSynchronized else { return }
+        out.insert(contentsOf: Self.synchronizedOutputBegin, at: frameStart)
+        out.append(contentsOf: Self.synchronizedOutputEnd)
+        frameSynchronized = true
     }
 
     /// A small number naming `pen`, for comparing cells cheaply (-1 once too many pens were seen).

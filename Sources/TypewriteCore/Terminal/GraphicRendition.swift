@@ -91,9 +91,12 @@ public struct GraphicRendition: Hashable, Sendable {
             case 2: set(.faint, p)
             case 3: set(.italic, p)
             case 4:
-                // 4:0 … 4:5 select the underline style; other styles are ignored, as terminals do.
+                // 4:0 … 4:5 select the underline style (kitty, VTE, tmux); other styles are ignored,
+                // as those terminals do. xterm has no underline styles: after `4:3` it draws no
+                // text until a reset (xterm 379), so any colon form is one terminals read differently.
                 let style = p.split(separator: ":", omittingEmptySubsequences: false).dropFirst().first.map { $0.isEmpty ? 0 : Int($0) ?? -1 } ?? 1
-                if (0...5).contains(style) { set(.underline, style == 0 ? nil : p) } else { outcome.ambiguous = true }
+                if (0...5).contains(style) { set(.underline, style == 0 ? nil : p) }
+                if p.contains(":") { outcome.ambiguous = true }
             case 5, 6: set(.blink, p)
             case 7: set(.reverse, p)
             case 8: set(.conceal, p)

@@ -317,7 +317,32 @@ struct TerminalModel: Sendable {
         case .extend(_, _, let width, let certain): extend(width: width, certain: certain)
         case .control(_, let byte): control(byte)
         case .sequence(let s, let n, let kind): sequence(store[s..<(s + n)], kind: kind)
-        case .raw: forgetColumn()
+        case .raw(let s, let n): raw(store[s..<(s + n)])
+        }
+    }
+
+    /// Bytes that are neither text nor a sequence (invalid UTF-8, C1 controls) were written: what
+    /// they draw is up to the terminal. A C1 control, raw or written in UTF-8 (U+0080–U+009F), is
+    /// acted on by some terminals (kitty takes U+009B as CSI, pyte U+009D as OSC) and shown or
+    /// dropped by others, so after one the pen and the cursor are unknown until a reset says.
+    mutating func raw(_ bytes: ArraySlice<UInt8>) {
+        forgetColumn()
+        var expected = 0  // continuation bytes the last lead byte asks for
+        var lead: UInt8 = 0
+        for byte in bytes {
+            let isContinuation = (0x80...0xBF).contains(byte) && expected > 0
+            let isC1 = (0x80...0x9F).contains(byte) && (!isContinuation || (lead == 0xC2 && expected == 1))
+            if isC1 {
+                penIsUnknown = true
+                forgetRow()
+                return
+            }
+            if isContinuation {
+                expected -= 1
+            } else {
+                lead = byte
+                expected = byte >= 0xF0 ? 3 : byte >= 0xE0 ? 2 : byte >= 0xC0 ? 1 : 0
+            }
         }
     }
 
