@@ -130,6 +130,14 @@ import Testing
         (#"{"type":"result","subtype":"error_max_turns","is_error":true,"errors":["Reached maximum number of turns (1)"]}"#,
          "Reached maximum number of turns (1)"),
         (#"{"type":"error","timestamp":"t","severity":"error","message":"API Error: 429"}"#, "API Error: 429"),
+        // Codex passes the provider's JSON error body on as the message (recorded: codex-errored).
+        (#"{"type":"turn.failed","error":{"message":"{\"type\":\"error\",\"status\":400,\"error\":{\"type\":\"invalid_request_error\",\"message\":\"The model is not supported.\"}}"}}"#,
+         "The model is not supported."),
+        (#"{"type":"error","message":"{not json"}"#, "{not json"),
+        // Claude Code's own message about a failure: its text, not the code (recorded: claude-code-auth-failure).
+        (#"{"type":"assistant","message":{"id":"m","model":"<synthetic>","role":"assistant","content":[{"type":"text","text":"Not logged in · Please run /login"}]},"error":"authentication_failed"}"#,
+         "Not logged in · Please run /login"),
+        (#"{"type":"assistant","message":{"id":"m","content":[]},"error":"rate_limit"}"#, "rate_limit"),
     ])
     func agentErrorShapes(_ line: String, _ message: String) {
         let before = #"{"type":"item.completed","item":{"type":"agent_message","text":"Before"}}"#

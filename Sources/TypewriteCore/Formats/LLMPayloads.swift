@@ -24,7 +24,10 @@ import Foundation
 /// - `response.failed` (Responses): `response.error.message`.
 /// - Gemini `promptFeedback.blockReason` without candidates (the prompt was blocked).
 /// - Claude Code and Gemini CLI `result` with `is_error: true`, an `error…` `subtype` or
-///   `status: "error"`; Gemini Interactions `error` events.
+///   `status: "error"`; Gemini Interactions `error` events; a Claude Code `assistant` message
+///   with an `error` code (one it writes itself, e.g. when not logged in: its text is the
+///   message). A message that is itself a JSON error object (Codex passes the provider's body
+///   on) gives that object's message.
 ///
 /// **Anthropic Messages** (https://docs.anthropic.com/en/docs/build-with-claude/streaming):
 /// `content_block_delta` with `text_delta` → `delta.text`; `thinking_delta` → reasoning;
@@ -186,6 +189,15 @@ enum LLMPayload {
         }
         if type == "tool_call.failure" { return .known }
         if type == "result" { return agentResult(o, context: context, into: &items) }
+        if type == "assistant", let code = nonNull(o["error"]) {
+            // Claude Code: a message it made up itself to report a failure (`"model": "<synthetic>"`,
+            // `error` a code such as `authentication_failed`); its text is the readable message.
+            let blocks = (o["message"] as? [String: Any])?["content"] as? [Any] ?? []
+            let text = blocks.compactMap { ($0 as? [String: Any]).flatMap { $0["type"] as? String == "text" ? $0["text"] as? String : nil } }
+                .joined(separator: "\n")
+            items.add(.remoteError(message: text.isEmpty ? errorMessage(code) : text))
+            return .known
+        }
 
         // Errors.
         if type == "error" {
@@ -573,12 +585,17 @@ enum LLMPayload {
         return value
     }
 
-    /// The human-readable message of an error value: a string, or `message` of an object
-    /// (looking into a nested `error`), else its `type`/`code`/`status`, else the JSON itself.
+    /// The human-readable message of an error value: a string (or, when the string is itself a
+    /// JSON error object, that object's message), or `message` of an object (looking into a
+    /// nested `error`), else its `type`/`code`/`status`, else the JSON itself.
     static func errorMessage(_ error: Any) -> String {
-        if let s = error as? String, !s.isEmpty { return s }
+        if let s = error as? String, !s.isEmpty {
+            // Some CLIs pass a provider's JSON error body on as the message (Codex does).
+            if s.first == "{", let body = parseJSON(Array(s.utf8)) as? [String: Any] { return errorMessage(body) }
+            return s
+        }
         if let d = error as? [String: Any] {
-            if let m = d["message"] as? String, !m.isEmpty { return m }
+            if let m = d["message"] as? String, !m.isEmpty { return errorMessage(m) }
             if let inner = nonNull(d["error"]) { return errorMessage(inner) }
             for key in ["type", "code", "status"] {
                 if let s = d[key] as? String, !s.isEmpty { return s }
