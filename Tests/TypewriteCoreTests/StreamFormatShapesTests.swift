@@ -118,6 +118,12 @@ import Testing
         (#"data: {"error":{"code":500,"message":"context size exceeded","type":"server_error"}}"#, "context size exceeded"),
         (#"data: {"object":"error","message":"Service tier capacity exceeded","type":"service_tier_capacity_exceeded","param":null,"code":"3505"}"#,
          "Service tier capacity exceeded"),
+        // Mistral's answer to temperature 2: a FastAPI validation body inside `message`.
+        (#"data: {"object":"error","message":{"detail":[{"loc":["body","temperature"],"msg":"Input should be less than or equal to 1.5","type":"less_than_equal"}]},"type":"invalid_request_error"}"#,
+         "body.temperature: Input should be less than or equal to 1.5"),
+        (#"data: {"error":{"detail":[{"loc":["body","messages",0],"msg":"Field required"},{"loc":[],"msg":"bad"}]}}"#,
+         "body.messages.0: Field required; bad"),
+        (#"data: {"error":{"detail":"Not Found","type":"not_found"}}"#, "Not Found"),
     ])
     func sseErrorShapes(_ line: String, _ message: String) {
         let events = W.decodeAnySplit(W.chunk("Before") + line + "\n\n")

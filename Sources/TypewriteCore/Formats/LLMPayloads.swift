@@ -586,8 +586,9 @@ enum LLMPayload {
     }
 
     /// The human-readable message of an error value: a string (or, when the string is itself a
-    /// JSON error object, that object's message), or `message` of an object (looking into a
-    /// nested `error`), else its `type`/`code`/`status`, else the JSON itself.
+    /// JSON error object, that object's message), or `message` of an object (a FastAPI `detail`
+    /// list of validation errors is spelled out, also nested in `message` as Mistral sends it;
+    /// then a nested `error`), else its `type`/`code`/`status`, else the JSON itself.
     static func errorMessage(_ error: Any) -> String {
         if let s = error as? String, !s.isEmpty {
             // Some CLIs pass a provider's JSON error body on as the message (Codex does).
@@ -596,6 +597,9 @@ enum LLMPayload {
         }
         if let d = error as? [String: Any] {
             if let m = d["message"] as? String, !m.isEmpty { return errorMessage(m) }
+            // Mistral nests a FastAPI validation body in `message`: {"detail":[{"loc":…,"msg":…}]}.
+            if let m = d["message"] as? [String: Any], let text = validationDetail(m["detail"]) { return text }
+            if let text = validationDetail(d["detail"]) { return text }
             if let inner = nonNull(d["error"]) { return errorMessage(inner) }
             for key in ["type", "code", "status"] {
                 if let s = d[key] as? String, !s.isEmpty { return s }
@@ -606,6 +610,19 @@ enum LLMPayload {
             return String(decoding: data, as: UTF8.self)
         }
         return "unknown error"
+    }
+
+    /// FastAPI's `detail`: a string, or validation errors `[{"loc":["body","temperature"],"msg":…}]`
+    /// as "body.temperature: msg" joined with "; " (vLLM, Mistral and other Python servers).
+    private static func validationDetail(_ detail: Any?) -> String? {
+        if let s = detail as? String, !s.isEmpty { return s }
+        guard let items = detail as? [Any], !items.isEmpty else { return nil }
+        let texts = items.compactMap { item -> String? in
+            guard let d = item as? [String: Any], let msg = d["msg"] as? String else { return nil }
+            let loc = (d["loc"] as? [Any] ?? []).map { "\($0)" }.joined(separator: ".")
+            return loc.isEmpty ? msg : "\(loc): \(msg)"
+        }
+        return texts.isEmpty ? nil : texts.joined(separator: "; ")
     }
 
     private static func describeKeys(_ o: [String: Any]) -> String {
