@@ -124,6 +124,9 @@ import Testing
         (#"data: {"error":{"detail":[{"loc":["body","messages",0],"msg":"Field required"},{"loc":[],"msg":"bad"}]}}"#,
          "body.messages.0: Field required; bad"),
         (#"data: {"error":{"detail":"Not Found","type":"not_found"}}"#, "Not Found"),
+        // MiniMax answers a request it refuses with HTTP 200 and base_resp.
+        (#"data: {"base_resp":{"status_code":1008,"status_msg":"insufficient balance"}}"#, "insufficient balance"),
+        (#"data: {"id":"x","choices":[],"base_resp":{"status_code":2013,"status_msg":""}}"#, "status code 2013"),
     ])
     func sseErrorShapes(_ line: String, _ message: String) {
         let events = W.decodeAnySplit(W.chunk("Before") + line + "\n\n")

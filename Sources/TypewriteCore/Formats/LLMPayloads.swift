@@ -21,6 +21,7 @@ import Foundation
 ///   llama.cpp error objects (`{"error":{"message":…}}`, also mid-stream, e.g. OpenRouter's chunk
 ///   with `finish_reason: "error"`), Ollama's `{"error":"…"}`, Codex's `turn.failed`.
 /// - `{"object":"error","message":…}`: vLLM and Mistral.
+/// - MiniMax `base_resp` with a `status_code` other than 0 (`status_msg`), also in an HTTP 200 body.
 /// - `response.failed` (Responses): `response.error.message`.
 /// - Gemini `promptFeedback.blockReason` without candidates (the prompt was blocked).
 /// - Claude Code and Gemini CLI `result` with `is_error: true`, an `error…` `subtype` or
@@ -216,6 +217,12 @@ enum LLMPayload {
             items.add(.remoteError(message: errorMessage(o)))
             return .known
         }
+        // MiniMax: `base_resp.status_code` other than 0 is an error, even with HTTP 200.
+        if let base = o["base_resp"] as? [String: Any], let code = base["status_code"] as? Int, code != 0 {
+            let text = (base["status_msg"] as? String).flatMap { $0.isEmpty ? nil : $0 }
+            items.add(.remoteError(message: text ?? "status code \(code)"))
+            return .known
+        }
 
         if let jsonType {
             return typed(jsonType, o, context: &context, into: &items) ?? .unknownEvent
@@ -263,6 +270,7 @@ enum LLMPayload {
         }
         // Named by the SSE `event:` field only (Anthropic and Responses examples without `type`).
         if let name { return typed(name, o, context: &context, into: &items) ?? .unknownEvent }
+        if o["base_resp"] is [String: Any] { return .known }   // MiniMax, status_code 0
         return .unknown
     }
 
