@@ -1,7 +1,8 @@
-// Decoding real recorded model streams (Fixtures/streams/RecordedStreams.swift, each with its
-// source): the exact answer text, reasoning and error, however the bytes are chunked, through
-// the decoders, through the CLI's input pipeline with each --thinking choice, and through
-// --format auto.
+// Decoding real recorded model streams (Fixtures/streams/RecordedStreams.swift and
+// CapturedStreams.swift, each with its source; a source that starts "Not a capture" is a
+// documented shape kept beside a real one): the exact answer text, reasoning and error, however
+// the bytes are chunked, through the decoders, through the CLI's input pipeline with each
+// --thinking choice, and through --format auto.
 //
 // TYPEWRITE_DUMP_STREAMS=/some/dir swift test --filter StreamFormatRecorded writes each body and
 // its expected answer there (NAME.body, NAME.answer) for checking the built binary by hand.
