@@ -26,6 +26,9 @@ struct RecordedStream: CustomTestStringConvertible, Sendable {
     let error: String?
     /// How many lines are not JSON at all (reported, not failures).
     let notJSONLines: Int
+    /// Whether `--format auto` takes it for a model stream (a bare `{"message": …}` error body
+    /// could as well be a log line, so it stays raw).
+    var autoDetected = true
 
     var testDescription: String { name }
     var bytes: [UInt8] { Array(body.utf8) }
@@ -122,7 +125,16 @@ struct StreamFormatRecordedTests {
 
     /// `--format auto` decides from the first line: a CLI's stderr line before the JSON (run with
     /// `2>&1`) makes it raw, so those streams are left out here.
-    static let autoDetectable = RecordedStream.all.filter { $0.format != .ndjson || $0.body.hasPrefix("{") }
+    static let autoDetectable = RecordedStream.all.filter { $0.autoDetected && ($0.format != .ndjson || $0.body.hasPrefix("{")) }
+
+    @Test(arguments: RecordedStream.all.filter { !$0.autoDetected })
+    func autoLeavesABareErrorBodyRaw(_ stream: RecordedStream) {
+        var detector = StreamFormatDetector()
+        var decision = detector.feed(stream.bytes)
+        if decision == .undecided { decision = detector.finish() }
+        guard case .decided(let format, _) = decision else { Issue.record("undecided"); return }
+        #expect(format == .raw)
+    }
 
     @Test(arguments: autoDetectable)
     func autoDetectsTheRightFormat(_ stream: RecordedStream) {

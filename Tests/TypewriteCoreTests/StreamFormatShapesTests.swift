@@ -162,6 +162,8 @@ import Testing
         "event: deploy\nstarted\n",
         #"{"name":"typewrite","version":"0.1.0"}"# + "\n",
         #"{"type":"log","msg":"hello"}"# + "\n",
+        #"{"message":"server started"}"# + "\n",
+        #"{"detail":"Not Found"}"# + "\n",
         "[1, 2, 3]\n",
         "{broken json\n",
         "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n\r\ndata: [DONE]\r\n\r\n",

@@ -22,6 +22,9 @@ import Foundation
 ///   with `finish_reason: "error"`), Ollama's `{"error":"…"}`, Codex's `turn.failed`.
 /// - `{"object":"error","message":…}`: vLLM and Mistral.
 /// - MiniMax `base_resp` with a `status_code` other than 0 (`status_msg`), also in an HTTP 200 body.
+/// - An HTTP error body that holds only its message: Bedrock `{"message":…}`, Cohere
+///   `{"id":…,"message":…}`, FastAPI `{"detail":…}` (not taken as a model stream by
+///   `--format auto`, where such a line may be a log).
 /// - `response.failed` (Responses): `response.error.message`.
 /// - Gemini `promptFeedback.blockReason` without candidates (the prompt was blocked).
 /// - Claude Code and Gemini CLI `result` with `is_error: true`, an `error…` `subtype` or
@@ -112,7 +115,22 @@ enum LLMPayload {
             return isKnownShape(first, eventType: eventType)
         }
         guard let object = value as? [String: Any] else { return false }
+        // A bare `{"message": …}` or `{"detail": …}` is an error body only when a model stream
+        // was asked for: as the first line of unknown input it may as well be a log line.
+        if bareErrorMessage(object) != nil { return false }
         return interpret(object, eventType: eventType, context: &context, into: &items) == .known
+    }
+
+    /// The message of an HTTP error body that says no more than its message: Amazon Bedrock's
+    /// `{"message": …}`, Cohere's `{"id": …, "message": …}` (with `error_type`), FastAPI's
+    /// `{"detail": …}` (Mistral, vLLM). Nil for any other object.
+    static func bareErrorMessage(_ o: [String: Any]) -> String? {
+        let keys = Set(o.keys)
+        if let m = o["message"] as? String, !m.isEmpty, keys.isSubset(of: ["message", "id", "error_type", "request_id"]) {
+            return m
+        }
+        if keys == ["detail"] { return validationDetail(o["detail"]) }
+        return nil
     }
 
     /// Interprets a parsed payload into `items`. A top-level array (Gemini's non-SSE stream,
@@ -271,6 +289,10 @@ enum LLMPayload {
         // Named by the SSE `event:` field only (Anthropic and Responses examples without `type`).
         if let name { return typed(name, o, context: &context, into: &items) ?? .unknownEvent }
         if o["base_resp"] is [String: Any] { return .known }   // MiniMax, status_code 0
+        if let message = bareErrorMessage(o) {
+            items.add(.remoteError(message: message))
+            return .known
+        }
         return .unknown
     }
 
@@ -622,7 +644,7 @@ enum LLMPayload {
 
     /// FastAPI's `detail`: a string, or validation errors `[{"loc":["body","temperature"],"msg":…}]`
     /// as "body.temperature: msg" joined with "; " (vLLM, Mistral and other Python servers).
-    private static func validationDetail(_ detail: Any?) -> String? {
+    static func validationDetail(_ detail: Any?) -> String? {
         if let s = detail as? String, !s.isEmpty { return s }
         guard let items = detail as? [Any], !items.isEmpty else { return nil }
         let texts = items.compactMap { item -> String? in
