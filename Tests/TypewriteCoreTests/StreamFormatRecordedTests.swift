@@ -1,7 +1,8 @@
-// Decoding real recorded model streams (Fixtures/streams/RecordedStreams.swift, each with its
-// source): the exact answer text, reasoning and error, however the bytes are chunked, through
-// the decoders, through the CLI's input pipeline with each --thinking choice, and through
-// --format auto.
+// Decoding real recorded model streams (Fixtures/streams/RecordedStreams.swift and
+// CapturedStreams.swift, each with its source; a source that starts "Not a capture" is a
+// documented shape kept beside a real one): the exact answer text, reasoning and error, however
+// the bytes are chunked, through the decoders, through the CLI's input pipeline with each
+// --thinking choice, and through --format auto.
 //
 // TYPEWRITE_DUMP_STREAMS=/some/dir swift test --filter StreamFormatRecorded writes each body and
 // its expected answer there (NAME.body, NAME.answer) for checking the built binary by hand.
@@ -25,6 +26,9 @@ struct RecordedStream: CustomTestStringConvertible, Sendable {
     let error: String?
     /// How many lines are not JSON at all (reported, not failures).
     let notJSONLines: Int
+    /// Whether `--format auto` takes it for a model stream (a bare `{"message": …}` error body
+    /// could as well be a log line, so it stays raw).
+    var autoDetected = true
 
     var testDescription: String { name }
     var bytes: [UInt8] { Array(body.utf8) }
@@ -120,8 +124,17 @@ struct StreamFormatRecordedTests {
     }
 
     /// `--format auto` decides from the first line: a CLI's stderr line before the JSON (run with
-    /// `2>&1`) makes it raw, so that stream is left out here.
-    static let autoDetectable = RecordedStream.all.filter { !$0.body.hasPrefix("Reading prompt") }
+    /// `2>&1`) makes it raw, so those streams are left out here.
+    static let autoDetectable = RecordedStream.all.filter { $0.autoDetected && ($0.format != .ndjson || $0.body.hasPrefix("{")) }
+
+    @Test(arguments: RecordedStream.all.filter { !$0.autoDetected })
+    func autoLeavesABareErrorBodyRaw(_ stream: RecordedStream) {
+        var detector = StreamFormatDetector()
+        var decision = detector.feed(stream.bytes)
+        if decision == .undecided { decision = detector.finish() }
+        guard case .decided(let format, _) = decision else { Issue.record("undecided"); return }
+        #expect(format == .raw)
+    }
 
     @Test(arguments: autoDetectable)
     func autoDetectsTheRightFormat(_ stream: RecordedStream) {
@@ -156,13 +169,15 @@ struct StreamFormatRecordedTests {
         }
     }
 
-    /// What typewrite writes for `stream`: reasoning first (faint with `dim`), a blank line, the answer.
+    /// What typewrite writes for `stream`: reasoning first (faint with `dim`), a blank line, the
+    /// answer (newlines the answer starts with count towards that blank line).
     static func expectedOutput(_ stream: RecordedStream, thinking: ThinkingDisplay) -> String {
         guard thinking != .hide, !stream.reasoning.isEmpty else { return stream.answer }
         let reasoning = thinking == .dim ? "\u{1B}[2m" + stream.reasoning + "\u{1B}[22m" : stream.reasoning
         guard !stream.answer.isEmpty else { return reasoning }
         let trailing = stream.reasoning.reversed().prefix { $0 == "\n" }.count
-        return reasoning + String(repeating: "\n", count: max(0, 2 - trailing)) + stream.answer
+        let leading = stream.answer.prefix(2).prefix { $0 == "\n" }.count
+        return reasoning + String(repeating: "\n", count: max(0, 2 - trailing - leading)) + stream.answer
     }
 
     @Test func dumpForTheBinaryWhenAsked() throws {

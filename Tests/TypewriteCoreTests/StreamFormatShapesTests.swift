@@ -118,6 +118,15 @@ import Testing
         (#"data: {"error":{"code":500,"message":"context size exceeded","type":"server_error"}}"#, "context size exceeded"),
         (#"data: {"object":"error","message":"Service tier capacity exceeded","type":"service_tier_capacity_exceeded","param":null,"code":"3505"}"#,
          "Service tier capacity exceeded"),
+        // Mistral's answer to temperature 2: a FastAPI validation body inside `message`.
+        (#"data: {"object":"error","message":{"detail":[{"loc":["body","temperature"],"msg":"Input should be less than or equal to 1.5","type":"less_than_equal"}]},"type":"invalid_request_error"}"#,
+         "body.temperature: Input should be less than or equal to 1.5"),
+        (#"data: {"error":{"detail":[{"loc":["body","messages",0],"msg":"Field required"},{"loc":[],"msg":"bad"}]}}"#,
+         "body.messages.0: Field required; bad"),
+        (#"data: {"error":{"detail":"Not Found","type":"not_found"}}"#, "Not Found"),
+        // MiniMax answers a request it refuses with HTTP 200 and base_resp.
+        (#"data: {"base_resp":{"status_code":1008,"status_msg":"insufficient balance"}}"#, "insufficient balance"),
+        (#"data: {"id":"x","choices":[],"base_resp":{"status_code":2013,"status_msg":""}}"#, "status code 2013"),
     ])
     func sseErrorShapes(_ line: String, _ message: String) {
         let events = W.decodeAnySplit(W.chunk("Before") + line + "\n\n")
@@ -130,6 +139,14 @@ import Testing
         (#"{"type":"result","subtype":"error_max_turns","is_error":true,"errors":["Reached maximum number of turns (1)"]}"#,
          "Reached maximum number of turns (1)"),
         (#"{"type":"error","timestamp":"t","severity":"error","message":"API Error: 429"}"#, "API Error: 429"),
+        // Codex passes the provider's JSON error body on as the message (recorded: codex-errored).
+        (#"{"type":"turn.failed","error":{"message":"{\"type\":\"error\",\"status\":400,\"error\":{\"type\":\"invalid_request_error\",\"message\":\"The model is not supported.\"}}"}}"#,
+         "The model is not supported."),
+        (#"{"type":"error","message":"{not json"}"#, "{not json"),
+        // Claude Code's own message about a failure: its text, not the code (recorded: claude-code-auth-failure).
+        (#"{"type":"assistant","message":{"id":"m","model":"<synthetic>","role":"assistant","content":[{"type":"text","text":"Not logged in · Please run /login"}]},"error":"authentication_failed"}"#,
+         "Not logged in · Please run /login"),
+        (#"{"type":"assistant","message":{"id":"m","content":[]},"error":"rate_limit"}"#, "rate_limit"),
     ])
     func agentErrorShapes(_ line: String, _ message: String) {
         let before = #"{"type":"item.completed","item":{"type":"agent_message","text":"Before"}}"#
@@ -145,6 +162,8 @@ import Testing
         "event: deploy\nstarted\n",
         #"{"name":"typewrite","version":"0.1.0"}"# + "\n",
         #"{"type":"log","msg":"hello"}"# + "\n",
+        #"{"message":"server started"}"# + "\n",
+        #"{"detail":"Not Found"}"# + "\n",
         "[1, 2, 3]\n",
         "{broken json\n",
         "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n\r\ndata: [DONE]\r\n\r\n",

@@ -21,10 +21,17 @@ import Foundation
 ///   llama.cpp error objects (`{"error":{"message":…}}`, also mid-stream, e.g. OpenRouter's chunk
 ///   with `finish_reason: "error"`), Ollama's `{"error":"…"}`, Codex's `turn.failed`.
 /// - `{"object":"error","message":…}`: vLLM and Mistral.
+/// - MiniMax `base_resp` with a `status_code` other than 0 (`status_msg`), also in an HTTP 200 body.
+/// - An HTTP error body that holds only its message: Bedrock `{"message":…}`, Cohere
+///   `{"id":…,"message":…}`, FastAPI `{"detail":…}` (not taken as a model stream by
+///   `--format auto`, where such a line may be a log).
 /// - `response.failed` (Responses): `response.error.message`.
 /// - Gemini `promptFeedback.blockReason` without candidates (the prompt was blocked).
 /// - Claude Code and Gemini CLI `result` with `is_error: true`, an `error…` `subtype` or
-///   `status: "error"`; Gemini Interactions `error` events.
+///   `status: "error"`; Gemini Interactions `error` events; a Claude Code `assistant` message
+///   with an `error` code (one it writes itself, e.g. when not logged in: its text is the
+///   message). A message that is itself a JSON error object (Codex passes the provider's body
+///   on) gives that object's message.
 ///
 /// **Anthropic Messages** (https://docs.anthropic.com/en/docs/build-with-claude/streaming):
 /// `content_block_delta` with `text_delta` → `delta.text`; `thinking_delta` → reasoning;
@@ -108,7 +115,22 @@ enum LLMPayload {
             return isKnownShape(first, eventType: eventType)
         }
         guard let object = value as? [String: Any] else { return false }
+        // A bare `{"message": …}` or `{"detail": …}` is an error body only when a model stream
+        // was asked for: as the first line of unknown input it may as well be a log line.
+        if bareErrorMessage(object) != nil { return false }
         return interpret(object, eventType: eventType, context: &context, into: &items) == .known
+    }
+
+    /// The message of an HTTP error body that says no more than its message: Amazon Bedrock's
+    /// `{"message": …}`, Cohere's `{"id": …, "message": …}` (with `error_type`), FastAPI's
+    /// `{"detail": …}` (Mistral, vLLM). Nil for any other object.
+    static func bareErrorMessage(_ o: [String: Any]) -> String? {
+        let keys = Set(o.keys)
+        if let m = o["message"] as? String, !m.isEmpty, keys.isSubset(of: ["message", "id", "error_type", "request_id"]) {
+            return m
+        }
+        if keys == ["detail"] { return validationDetail(o["detail"]) }
+        return nil
     }
 
     /// Interprets a parsed payload into `items`. A top-level array (Gemini's non-SSE stream,
@@ -186,6 +208,15 @@ enum LLMPayload {
         }
         if type == "tool_call.failure" { return .known }
         if type == "result" { return agentResult(o, context: context, into: &items) }
+        if type == "assistant", let code = nonNull(o["error"]) {
+            // Claude Code: a message it made up itself to report a failure (`"model": "<synthetic>"`,
+            // `error` a code such as `authentication_failed`); its text is the readable message.
+            let blocks = (o["message"] as? [String: Any])?["content"] as? [Any] ?? []
+            let text = blocks.compactMap { ($0 as? [String: Any]).flatMap { $0["type"] as? String == "text" ? $0["text"] as? String : nil } }
+                .joined(separator: "\n")
+            items.add(.remoteError(message: text.isEmpty ? errorMessage(code) : text))
+            return .known
+        }
 
         // Errors.
         if type == "error" {
@@ -202,6 +233,12 @@ enum LLMPayload {
         }
         if o["object"] as? String == "error" {   // vLLM, Mistral
             items.add(.remoteError(message: errorMessage(o)))
+            return .known
+        }
+        // MiniMax: `base_resp.status_code` other than 0 is an error, even with HTTP 200.
+        if let base = o["base_resp"] as? [String: Any], let code = base["status_code"] as? Int, code != 0 {
+            let text = (base["status_msg"] as? String).flatMap { $0.isEmpty ? nil : $0 }
+            items.add(.remoteError(message: text ?? "status code \(code)"))
             return .known
         }
 
@@ -251,6 +288,11 @@ enum LLMPayload {
         }
         // Named by the SSE `event:` field only (Anthropic and Responses examples without `type`).
         if let name { return typed(name, o, context: &context, into: &items) ?? .unknownEvent }
+        if o["base_resp"] is [String: Any] { return .known }   // MiniMax, status_code 0
+        if let message = bareErrorMessage(o) {
+            items.add(.remoteError(message: message))
+            return .known
+        }
         return .unknown
     }
 
@@ -573,12 +615,21 @@ enum LLMPayload {
         return value
     }
 
-    /// The human-readable message of an error value: a string, or `message` of an object
-    /// (looking into a nested `error`), else its `type`/`code`/`status`, else the JSON itself.
+    /// The human-readable message of an error value: a string (or, when the string is itself a
+    /// JSON error object, that object's message), or `message` of an object (a FastAPI `detail`
+    /// list of validation errors is spelled out, also nested in `message` as Mistral sends it;
+    /// then a nested `error`), else its `type`/`code`/`status`, else the JSON itself.
     static func errorMessage(_ error: Any) -> String {
-        if let s = error as? String, !s.isEmpty { return s }
+        if let s = error as? String, !s.isEmpty {
+            // Some CLIs pass a provider's JSON error body on as the message (Codex does).
+            if s.first == "{", let body = parseJSON(Array(s.utf8)) as? [String: Any] { return errorMessage(body) }
+            return s
+        }
         if let d = error as? [String: Any] {
-            if let m = d["message"] as? String, !m.isEmpty { return m }
+            if let m = d["message"] as? String, !m.isEmpty { return errorMessage(m) }
+            // Mistral nests a FastAPI validation body in `message`: {"detail":[{"loc":…,"msg":…}]}.
+            if let m = d["message"] as? [String: Any], let text = validationDetail(m["detail"]) { return text }
+            if let text = validationDetail(d["detail"]) { return text }
             if let inner = nonNull(d["error"]) { return errorMessage(inner) }
             for key in ["type", "code", "status"] {
                 if let s = d[key] as? String, !s.isEmpty { return s }
@@ -589,6 +640,19 @@ enum LLMPayload {
             return String(decoding: data, as: UTF8.self)
         }
         return "unknown error"
+    }
+
+    /// FastAPI's `detail`: a string, or validation errors `[{"loc":["body","temperature"],"msg":…}]`
+    /// as "body.temperature: msg" joined with "; " (vLLM, Mistral and other Python servers).
+    static func validationDetail(_ detail: Any?) -> String? {
+        if let s = detail as? String, !s.isEmpty { return s }
+        guard let items = detail as? [Any], !items.isEmpty else { return nil }
+        let texts = items.compactMap { item -> String? in
+            guard let d = item as? [String: Any], let msg = d["msg"] as? String else { return nil }
+            let loc = (d["loc"] as? [Any] ?? []).map { "\($0)" }.joined(separator: ".")
+            return loc.isEmpty ? msg : "\(loc): \(msg)"
+        }
+        return texts.isEmpty ? nil : texts.joined(separator: "; ")
     }
 
     private static func describeKeys(_ o: [String: Any]) -> String {

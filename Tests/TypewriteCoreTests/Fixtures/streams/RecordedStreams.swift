@@ -2,7 +2,7 @@
 // string literals so the test target needs no resources. Each entry names where its bytes came
 // from; "indexed as file id N" marks a public GitHub file found through a code index that does
 // not give its repository. Entries whose source is documentation or an SDK's reading of a format,
-// rather than a capture, say so.
+// rather than a capture, start their source with "Not a capture".
 //
 // The expected answer, reasoning and error were worked out from the source by hand (not by the
 // decoder under test).
@@ -10,7 +10,10 @@
 @testable import TypewriteCore
 
 extension RecordedStream {
-    static let all: [RecordedStream] = [
+    /// Every recorded stream: these, then the captures of CapturedStreams.swift.
+    static let all: [RecordedStream] = indexed + captured
+
+    static let indexed: [RecordedStream] = [
         RecordedStream(
             name: "claude-code-partial", format: .ndjson,
             source: "public GitHub test file of a desktop agent app (parser.test.ts, \"lines captured from claude -p --output-format stream-json --verbose --include-partial-messages (Claude Code 2.1.287), trimmed\"; indexed as file id 71595643877), lines in their order",
@@ -45,7 +48,7 @@ extension RecordedStream {
             error: nil, notJSONLines: 0),
         RecordedStream(
             name: "claude-code-transcript", format: .ndjson,
-            source: "shapes from a public Claude Code stream-json reference (system/init, assistant thinking, text and tool_use blocks, user tool_result; indexed as file id 7811741087), arranged as one two-turn transcript",
+            source: "Not a capture (kept as an extra; claude-code-tool-transcript and claude-code-transcript-short are real): shapes from a public Claude Code stream-json reference (system/init, assistant thinking, text and tool_use blocks, user tool_result; indexed as file id 7811741087), arranged as one two-turn transcript",
             body: "{\"type\":\"system\",\"subtype\":\"init\",\"cwd\":\"/workspace/repo\",\"session_id\":\"abc\",\"tools\":[\"Bash\"],\"model\":\"claude-sonnet-4-5-20250929\",\"permissionMode\":\"default\",\"apiKeySource\":\"none\",\"uuid\":\"xxx\"}\n"
             + "{\"type\":\"assistant\",\"message\":{\"content\":[{\"type\":\"thinking\",\"thinking\":\"Let me think...\",\"signature\":\"\"}],\"id\":\"msg_001\",\"model\":\"claude-sonnet-4-5-20250929\",\"role\":\"assistant\",\"stop_reason\":null,\"stop_sequence\":null,\"type\":\"message\",\"usage\":{\"input_tokens\":10,\"output_tokens\":1}},\"parent_tool_use_id\":null,\"session_id\":\"abc\",\"uuid\":\"xxx\"}\n"
             + "{\"type\":\"assistant\",\"message\":{\"content\":[{\"type\":\"text\",\"text\":\"Hello!\"}],\"id\":\"msg_001\",\"model\":\"claude-sonnet-4-5-20250929\",\"role\":\"assistant\",\"stop_reason\":null,\"stop_sequence\":null,\"type\":\"message\",\"usage\":{\"input_tokens\":10,\"output_tokens\":1}},\"parent_tool_use_id\":null,\"session_id\":\"abc\",\"uuid\":\"xxx\"}\n"
@@ -78,7 +81,7 @@ extension RecordedStream {
             error: nil, notJSONLines: 0),
         RecordedStream(
             name: "gemini-cli-error", format: .ndjson,
-            source: "event shapes of google-gemini/gemini-cli packages/core/src/output/types.ts (ToolResultEvent with error, ErrorEvent severity warning, ResultEvent status error); values made up",
+            source: "Not a capture (kept as an extra; gemini-cli-error-capture and gemini-cli-trailing-error are real): event shapes of google-gemini/gemini-cli packages/core/src/output/types.ts (ToolResultEvent with error, ErrorEvent severity warning, ResultEvent status error); values made up",
             body: "{\"type\":\"init\",\"timestamp\":\"2026-02-24T03:15:16.134Z\",\"session_id\":\"uuid\",\"model\":\"auto-gemini-3\"}\n"
             + "{\"type\":\"message\",\"timestamp\":\"2026-02-24T03:15:16.140Z\",\"role\":\"user\",\"content\":\"Say hello\"}\n"
             + "{\"type\":\"message\",\"timestamp\":\"2026-02-24T03:15:17.020Z\",\"role\":\"assistant\",\"content\":\"Hello\",\"delta\":true}\n"
@@ -378,7 +381,7 @@ extension RecordedStream {
             error: nil, notJSONLines: 0),
         RecordedStream(
             name: "lm-studio-native", format: .sse,
-            source: "lmstudio-ai/docs 1_developer/2_rest/streaming-events.md, each documented example event in stream order as event: + data:",
+            source: "Not a capture (no recording of LM Studio's native /api/v1/chat stream was found): lmstudio-ai/docs 1_developer/2_rest/streaming-events.md, each documented example event in stream order as event: + data:",
             body: "event: chat.start\n"
             + "data: {\"type\":\"chat.start\",\"model_instance_id\":\"openai/gpt-oss-20b\"}\n"
             + "\n"
@@ -426,7 +429,7 @@ extension RecordedStream {
             error: nil, notJSONLines: 0),
         RecordedStream(
             name: "lm-studio-error", format: .sse,
-            source: "lmstudio-ai/docs 1_developer/2_rest/streaming-events.md, the documented error event after a message delta",
+            source: "Not a capture (no recording found, as above): lmstudio-ai/docs 1_developer/2_rest/streaming-events.md, the documented error event after a message delta",
             body: "event: chat.start\n"
             + "data: {\"type\":\"chat.start\",\"model_instance_id\":\"openai/gpt-oss-20b\"}\n"
             + "\n"
@@ -481,7 +484,7 @@ extension RecordedStream {
             error: nil, notJSONLines: 0),
         RecordedStream(
             name: "openrouter-error", format: .sse,
-            source: "OpenRouter docs, api-reference/streaming: \": OPENROUTER PROCESSING\" comments and the documented mid-stream error chunk (finish_reason \"error\"), after one text chunk",
+            source: "Not a capture (kept as an extra; openrouter-stream-error is real): OpenRouter docs, api-reference/streaming: \": OPENROUTER PROCESSING\" comments and the documented mid-stream error chunk (finish_reason \"error\"), after one text chunk",
             body: ": OPENROUTER PROCESSING\n"
             + "\n"
             + ": OPENROUTER PROCESSING\n"
@@ -495,7 +498,7 @@ extension RecordedStream {
             error: "Provider disconnected unexpectedly", notJSONLines: 0),
         RecordedStream(
             name: "openrouter-two-fields", format: .sse,
-            source: "OpenRouter reasoning deltas as its docs describe them: the same token in reasoning and reasoning_details",
+            source: "Not a capture (kept as an extra; openrouter-two-fields-claude is real): OpenRouter reasoning deltas as its docs describe them: the same token in reasoning and reasoning_details",
             body: ": OPENROUTER PROCESSING\n"
             + "\n"
             + "data: {\"id\":\"gen-1\",\"provider\":\"DeepInfra\",\"model\":\"deepseek/deepseek-r1\",\"object\":\"chat.completion.chunk\",\"created\":1750000000,\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\",\"reasoning\":\"Okay\",\"reasoning_details\":[{\"type\":\"reasoning.text\",\"text\":\"Okay\",\"format\":\"unknown\",\"index\":0}]},\"finish_reason\":null,\"native_finish_reason\":null,\"logprobs\":null}]}\n"
@@ -513,7 +516,7 @@ extension RecordedStream {
             error: nil, notJSONLines: 0),
         RecordedStream(
             name: "vllm-two-fields", format: .sse,
-            source: "vLLM chat chunks with the same reasoning token in reasoning_content and reasoning (as vLLM sends both while reasoning_content is deprecated)",
+            source: "Not a capture (no vLLM recording sending both fields was found): vLLM chat chunks with the same reasoning token in reasoning_content and reasoning (as vLLM sends both while reasoning_content is deprecated)",
             body: "data: {\"id\":\"chatcmpl-9f\",\"object\":\"chat.completion.chunk\",\"created\":1760000000,\"model\":\"Qwen/Qwen3-8B\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"},\"logprobs\":null,\"finish_reason\":null}]}\n"
             + "\n"
             + "data: {\"id\":\"chatcmpl-9f\",\"object\":\"chat.completion.chunk\",\"created\":1760000000,\"model\":\"Qwen/Qwen3-8B\",\"choices\":[{\"index\":0,\"delta\":{\"reasoning_content\":\"Simple\",\"reasoning\":\"Simple\"},\"logprobs\":null,\"finish_reason\":null}]}\n"
@@ -531,7 +534,7 @@ extension RecordedStream {
             error: nil, notJSONLines: 0),
         RecordedStream(
             name: "vllm-error", format: .sse,
-            source: "vLLM ErrorResponse shape ({\"object\":\"error\",…}) sent as a data: event mid-stream, as the goose PR #8031 test describes",
+            source: "Not a capture (no recording of a vLLM stream error was found): vLLM ErrorResponse shape ({\"object\":\"error\",…}) sent as a data: event mid-stream, as the goose PR #8031 test describes",
             body: "data: {\"id\":\"chatcmpl-9f\",\"object\":\"chat.completion.chunk\",\"created\":1760000000,\"model\":\"Qwen/Qwen3-8B\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"Once\"},\"logprobs\":null,\"finish_reason\":null}]}\n"
             + "\n"
             + "data: {\"object\":\"error\",\"message\":\"The decoder prompt (length 9000) is longer than the maximum model length of 8192.\",\"type\":\"BadRequestError\",\"param\":null,\"code\":400}\n"
@@ -543,7 +546,7 @@ extension RecordedStream {
             error: "The decoder prompt (length 9000) is longer than the maximum model length of 8192.", notJSONLines: 0),
         RecordedStream(
             name: "groq-error", format: .sse,
-            source: "Groq's event: error, as the Stainless-generated OpenAI-compatible SDKs read it (sse.event == \"error\" with data.error.message; indexed as file id 58310272)",
+            source: "Not a capture (kept as an extra; groq-event-error is real): Groq's event: error, as the Stainless-generated OpenAI-compatible SDKs read it (sse.event == \"error\" with data.error.message; indexed as file id 58310272)",
             body: "data: {\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\",\"created\":1770770846,\"model\":\"llama-3.3-70b-versatile\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"Hi\"},\"logprobs\":null,\"finish_reason\":null}],\"x_groq\":{\"id\":\"req_1\"}}\n"
             + "\n"
             + "event: error\n"
@@ -554,7 +557,7 @@ extension RecordedStream {
             error: "Service Unavailable", notJSONLines: 0),
         RecordedStream(
             name: "openai-n2", format: .sse,
-            source: "OpenAI Chat Completions chunk shape (platform.openai.com/docs/api-reference/chat/streaming) for n = 2: choices interleaved by index",
+            source: "Not a capture (kept as an extra; openai-n2-excerpt is real but only four events long): OpenAI Chat Completions chunk shape (platform.openai.com/docs/api-reference/chat/streaming) for n = 2: choices interleaved by index",
             body: "data: {\"id\":\"chatcmpl-n2\",\"object\":\"chat.completion.chunk\",\"created\":1767229200,\"model\":\"gpt-4o-mini\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\",\"refusal\":null},\"logprobs\":null,\"finish_reason\":null}]}\n"
             + "\n"
             + "data: {\"id\":\"chatcmpl-n2\",\"object\":\"chat.completion.chunk\",\"created\":1767229200,\"model\":\"gpt-4o-mini\",\"choices\":[{\"index\":1,\"delta\":{\"role\":\"assistant\",\"content\":\"\",\"refusal\":null},\"logprobs\":null,\"finish_reason\":null}]}\n"
