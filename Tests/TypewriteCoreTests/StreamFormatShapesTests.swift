@@ -127,6 +127,13 @@ import Testing
         // MiniMax answers a request it refuses with HTTP 200 and base_resp.
         (#"data: {"base_resp":{"status_code":1008,"status_msg":"insufficient balance"}}"#, "insufficient balance"),
         (#"data: {"id":"x","choices":[],"base_resp":{"status_code":2013,"status_msg":""}}"#, "status code 2013"),
+        // A filter stopped the answer: marked, not explained, by the API.
+        (#"data: {"type":"message_delta","delta":{"stop_reason":"refusal","stop_sequence":null},"usage":{"output_tokens":3}}"#,
+         "the model declined to go on (stop_reason refusal)"),
+        (#"data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{},"finish_reason":"content_filter"}]}"#,
+         "the answer was stopped by a content filter (finish_reason content_filter)"),
+        (#"data: {"candidates":[{"content":{"parts":[{"text":""}],"role":"model"},"finishReason":"SAFETY","index":0}]}"#,
+         "the answer was blocked (finishReason SAFETY)"),
     ])
     func sseErrorShapes(_ line: String, _ message: String) {
         let events = W.decodeAnySplit(W.chunk("Before") + line + "\n\n")

@@ -27,6 +27,10 @@ import Foundation
 ///   `--format auto`, where such a line may be a log).
 /// - `response.failed` (Responses): `response.error.message`.
 /// - Gemini `promptFeedback.blockReason` without candidates (the prompt was blocked).
+/// - An answer a filter stopped, which the API marks but does not explain: Anthropic
+///   `message_delta` with `stop_reason: "refusal"`, Chat Completions `finish_reason:
+///   "content_filter"`, Gemini `finishReason` `SAFETY`, `RECITATION`, `BLOCKLIST`,
+///   `PROHIBITED_CONTENT` or `SPII` (the text before it is kept).
 /// - Claude Code and Gemini CLI `result` with `is_error: true`, an `error…` `subtype` or
 ///   `status: "error"`; Gemini Interactions `error` events; a Claude Code `assistant` message
 ///   with an `error` code (one it writes itself, e.g. when not logged in: its text is the
@@ -308,6 +312,9 @@ enum LLMPayload {
             return .known
         }
         switch type {
+        case "message_delta" where (o["delta"] as? [String: Any])?["stop_reason"] as? String == "refusal":
+            // Streaming classifiers stopped the answer; the API adds no message of its own.
+            items.add(.remoteError(message: "the model declined to go on (stop_reason refusal)"))
         case "content_block_delta":
             anthropicDelta(o, into: &items)
         case "content_block_start":
@@ -538,6 +545,9 @@ enum LLMPayload {
             } else {
                 items.add(text: choice["text"])   // legacy /v1/completions
             }
+            if choice["finish_reason"] as? String == "content_filter" {
+                items.add(.remoteError(message: "the answer was stopped by a content filter (finish_reason content_filter)"))
+            }
         }
         if o["object"] as? String == "chat.completion" { items.add(.end) }   // non-streamed body
     }
@@ -578,11 +588,20 @@ enum LLMPayload {
                     items.add(text: part["text"])
                 }
             }
-            if let reason = candidate["finishReason"] as? String, !reason.isEmpty { finished = true }
+            if let reason = candidate["finishReason"] as? String, !reason.isEmpty {
+                if Self.geminiBlockReasons.contains(reason) {
+                    items.add(.remoteError(message: "the answer was blocked (finishReason \(reason))"))
+                } else {
+                    finished = true
+                }
+            }
         }
         if finished { items.add(.end) }
         return o["candidates"] is [Any] || o["promptFeedback"] is [String: Any]
     }
+
+    /// Gemini `finishReason` values that mean the answer was cut off by a filter, not finished.
+    private static let geminiBlockReasons: Set<String> = ["SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII"]
 
     private static func responsesBody(_ output: [Any], into items: inout PayloadItems) {
         for case let item as [String: Any] in output where item["type"] as? String == "message" {
