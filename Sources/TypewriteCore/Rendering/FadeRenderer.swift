@@ -533,7 +533,7 @@ public struct FadeRenderer: Sendable {
     private var canFade: Bool {
         configuration.colorDepth != .none && column != nil && !autowrapOff && !alternateScreen && !insertMode
             && !shiftedOut && !nonASCIICharset && !penIsUnknown && inputPen.allowsFade
-            && !(inputPen.usesTrueColor && configuration.colorDepth != .trueColor)
+            && !(configuration.colorDepth != .trueColor && inputPen.usesTrueColor)  // the cheap test first
     }
 
     // MARK: Writing cells
@@ -921,7 +921,7 @@ public struct FadeRenderer: Sendable {
             // A 24-bit pen when typewrite is not in 24-bit mode is written only as it came, in the
             // input's order: terminals that approximate 24-bit colours (urxvt) pick the colour
             // from what was sent before, so a pen re-sent in another order can settle differently.
-            let asItCame = outcome.ambiguous || (next.usesTrueColor && configuration.colorDepth != .trueColor)
+            let asItCame = outcome.ambiguous || (configuration.colorDepth != .trueColor && next.usesTrueColor)
             if terminalPen == inputPen || penIsUnknown || asItCame {
                 // Written as it came; a fade pen is put back first, so the terminal applies it to
                 // the input's own state (an ambiguous one is never rewritten in typewrite's words,
