@@ -593,10 +593,11 @@ public struct FadeRenderer: Sendable {
         }
         // Columns past the end of `rowContent` count as unknown: grow it only as far as written.
         if rowContent.count < c + count - first { rowContent += repeatElement(0, count: c + count - first - rowContent.count) }
-        for i in first..<count {
-            rowContent[c] = Self.key(byte: store[start + i], pen: inputPenID)
-            c += 1
+        let pen = inputPenID, bytes = store
+        rowContent.withUnsafeMutableBufferPointer { row in
+            for i in first..<count { row[c + i - first] = Self.key(byte: bytes[start + i], pen: pen) }
         }
+        c += count - first
         column = c
         pendingWrap = c >= width
         if pendingWrap { column = width }
