@@ -45,6 +45,8 @@ struct TokenizerTests {
         "\u{1B}[1;31merror\u{1B}[0m: \u{1B}]8;;http://x\u{1B}\\link\u{1B}]8;;\u{1B}\\ done\r\n",
         "\u{1B}[38:2::10:20:30mrgb\u{1B}[m\ttab\u{8}bs\u{7}",
         "\u{1F1FA}\u{1F1F8} 1\u{FE0F}\u{20E3} \u{1100}\u{1161}\u{11A8} \u{915}\u{94D}\u{937}\u{93F}",
+        // Lines of printable ASCII (the fast path) ended by every kind of byte that may follow them.
+        "ab\ncd\r\nlonger than eight bytes\tx\u{7F}y\u{1B}[1mz\u{80}w\ne\u{301}\nq\u{8}\n\nend",
     ]
 
     @Test("splitting at every byte position changes no byte and no cluster count", arguments: samples)
@@ -59,6 +61,46 @@ struct TokenizerTests {
         }
         let byByte = Self.tokenize(bytes.map { [$0] })
         #expect(Self.coveredBytes(byByte.tokens, byByte.store) == bytes)
+    }
+
+    @Test("a short line and the control that ends it are one entry; a combining mark in the next read still joins")
+    func linesAreOneEntry() {
+        let lines = Self.tokenize([Array("ab\ncd\rxy\u{1B}[m".utf8)])
+        #expect(lines.tokens == [.text(start: 0, count: 2), .control(start: 2, byte: 0x0A), .text(start: 3, count: 2),
+                                 .control(start: 5, byte: 0x0D), .text(start: 6, count: 2),
+                                 .sequence(start: 8, length: 3, kind: .csi(final: 0x6D, privateMarker: 0, hasIntermediates: false,
+                                                                           hasControls: false))])
+        var store = ByteStore()
+        var tokenizer = Tokenizer()
+        var queue = TokenQueue()
+        store.append(contentsOf: Array("ab\nxe".utf8))
+        #expect(tokenizer.scan(store, into: &queue) == 4)
+        #expect(queue.storedBytes == 2 * TokenQueue.bytesPerEntry)
+        store.append(contentsOf: Array("\u{301}".utf8))
+        #expect(tokenizer.scan(store, into: &queue) == 0)
+        var tokens: [Token] = []
+        while !queue.isEmpty { tokens.append(queue.removeFirst()) }
+        #expect(tokens == [.text(start: 0, count: 2), .control(start: 2, byte: 0x0A), .text(start: 3, count: 1),
+                           .cluster(start: 4, length: 3, width: 1, isCertain: true)])
+    }
+
+    @Test("the end of a run of printable ASCII is found as a byte-by-byte scan finds it")
+    func endOfPrintableASCII() {
+        var rng = FidelityRNG(seed: 13)
+        for _ in 0..<2000 {
+            var store = ByteStore()
+            let front = Int.random(in: 0...9, using: &rng)
+            store.append(contentsOf: Array(repeating: 0x41, count: front))
+            store.discard(upTo: Int.random(in: 0...front, using: &rng))
+            store.append(contentsOf: (0..<Int.random(in: 0...40, using: &rng)).map { _ in
+                Bool.random(using: &rng) ? UInt8.random(in: 0x20...0x7E, using: &rng) : UInt8.random(in: 0...255, using: &rng)
+            })
+            let from = Int.random(in: store.start...store.end, using: &rng)
+            let to = Int.random(in: from...store.end, using: &rng)
+            var expected = from
+            while expected < to, store[expected] >= 0x20 && store[expected] < 0x7F { expected += 1 }
+            #expect(store.endOfPrintableASCII(from: from, to: to) == expected)
+        }
     }
 
     @Test("a combining mark in a later read joins the cluster before it")

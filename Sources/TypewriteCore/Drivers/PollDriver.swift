@@ -16,7 +16,9 @@ package enum InputSource: Sendable {
 
 /// The command line's event loop around a `Session`: the design card's non-blocking reader
 /// (each input a `FileHandle`, read with `poll` + `read(2)`, never changing its `O_NONBLOCK`
-/// flag), one `write(2)` per frame, and the signals, keys and terminal replies it is given.
+/// flag), one `write(2)` per frame, and the signals, keys and terminal replies it is given. In
+/// plain mode a regular file passes through inside the kernel where it can (`sendfile`, as pv
+/// splices), to anything but a terminal.
 ///
 /// It owns no process-wide state: the host passes the read end of a signal self-pipe (one byte
 /// per signal number), decides what a signal's death or a stop means, and turns the outcome into
@@ -59,6 +61,8 @@ package struct PollDriver {
     package static let burstSize = 1024 * 1024
     /// Bytes read at a time in plain mode.
     package static let plainReadSize = 128 * 1024
+    /// Bytes copied at a time inside the kernel in plain mode (see `copiesInKernel`).
+    static let kernelCopySize = 1024 * 1024
 
     private var setup: Setup
     private var nextInput = 0
@@ -69,6 +73,10 @@ package struct PollDriver {
     private var endSeen = false
     private var keyMode: SavedTerminalMode?
     private var colorQuery: ColorQuery?
+    /// Whether the current input goes to the output inside the kernel (`System.copyInKernel`):
+    /// bytes passed through unchanged from a regular file to anything but a terminal. Decided
+    /// when the input opens; off for good once the kernel refuses the pair.
+    private var copiesInKernel = false
 
     package init(_ setup: Setup) { self.setup = setup }
 
@@ -178,7 +186,10 @@ package struct PollDriver {
             if script.bursts.isEmpty { demo = nil; openNextInput(&session, at: now, into: &out) }
         case .file(let name):
             do {
-                current = (try InputFile.open(name), name)
+                let file = try InputFile.open(name)
+                current = (file, name)
+                copiesInKernel = session.passesInputThrough && System.isRegularFile(file.descriptor)
+                    && !System.isTerminal(setup.output)
             } catch {
                 session.report(.unreadableInput(name: name, error), into: &out)
             }
@@ -187,6 +198,18 @@ package struct PollDriver {
 
     private mutating func read(_ input: (file: InputFile, name: String), into buffer: UnsafeMutableRawBufferPointer, limit: Int,
                                _ session: inout Session, at now: Seconds, out: inout SessionOutput) -> Outcome? {
+        if copiesInKernel && session.passesInputThrough {
+            if let failure = emit(&out) { return failure }
+            do throws(SystemError) {
+                if let n = try System.copyInKernel(from: input.file.descriptor, to: setup.output, count: Self.kernelCopySize) {
+                    if n == 0 { current = nil }
+                    return nil
+                }
+            } catch {
+                return Self.outcome(of: error)
+            }
+            copiesInKernel = false  // not between these two: read and write from here on
+        }
         let room = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<min(limit, buffer.count)])
         var count = 0
         do throws(SystemError) {

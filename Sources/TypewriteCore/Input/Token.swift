@@ -91,6 +91,32 @@ public struct ByteStore: Sendable {
         storage[(range.lowerBound - start + head)..<(range.upperBound - start + head)]
     }
 
+    /// Absolute offset of the first byte in `offset..<end` that is not printable ASCII (0x20–0x7E),
+    /// or `end` when all are; the bytes must be held. Eight bytes are tested at a time.
+    @inline(__always)
+    public func endOfPrintableASCII(from offset: Int, to end: Int) -> Int {
+        guard offset < end else { return end }
+        let shift = head - start
+        return storage.withUnsafeBytes { raw -> Int in
+            let base = raw.baseAddress!
+            var i = offset + shift
+            let last = end + shift
+            while i + 8 <= last {
+                let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+                // A byte's high bit is set here when it is below 0x20 (the borrow of the subtraction)
+                // or above 0x7E (the carry of the addition, or its own high bit). Borrows and carries
+                // only run toward later bytes, so the lowest bit set is the first such byte.
+                let below = (word &- 0x2020_2020_2020_2020) & ~word
+                let above = (word &+ 0x0101_0101_0101_0101) | word
+                let found = (below | above) & 0x8080_8080_8080_8080
+                if found != 0 { return i + (found.trailingZeroBitCount >> 3) - shift }
+                i += 8
+            }
+            while i < last, case let b = base.load(fromByteOffset: i, as: UInt8.self), b >= 0x20 && b < 0x7F { i += 1 }
+            return i - shift
+        }
+    }
+
     /// Forgets bytes before absolute offset `offset`; memory is reclaimed in large steps.
     public mutating func discard(upTo offset: Int) {
         guard offset > start else { return }
@@ -194,6 +220,23 @@ public struct TokenQueue: Sendable {
         }
     }
 
+    /// Appends `.text(start:count:)` (`count` ≥ 1) and then `.control(start: start + count, byte:)`,
+    /// packed in one entry: the end of a line or a progress line in a flood, without the general
+    /// packing.
+    @inline(__always)
+    mutating func appendText(start: Int, count n: Int, endedBy control: UInt8) {
+        entries.append(Entry(start: start, word: UInt64(n) << 16 | 0b1000 | UInt64(control) << 8))
+        count += 2
+        endOffset = start + n + 1
+    }
+
+    /// Appends `.text(start:count:)` (`count` ≥ 1).
+    mutating func appendText(start: Int, count n: Int) {
+        entries.append(Entry(start: start, word: UInt64(n) << 16))
+        count += 1
+        endOffset = start + n
+    }
+
     /// Makes the next `length` bytes part of the newest token, a `.cluster` or `.extend` whose bytes
     /// end in ZWJ, of uncertain width `width` in all.
     mutating func joinLast(length: Int, width: Int) {
@@ -240,24 +283,33 @@ public struct TokenQueue: Sendable {
     mutating func removeLines(clusterLimit: Int, byteLimit: Int) -> (bytes: Range<Int>, clusters: Int)? {
         guard !isEmpty else { return nil }
         let first = entries[head].start
-        var end = first, clusters = 0, i = head
-        while i < entries.count {
-            let entry = entries[i]
-            let n: Int
-            if entry.word & 0xFF0F == 0x0A08 {
-                n = Int(entry.word >> 16)
-            } else if entry.word & 0xFFFF == 0x0A03 {
-                n = 0
-            } else {
-                break
+        let (i, end, clusters, tokens) = entries.withUnsafeBufferPointer { entries -> (Int, Int, Int, Int) in
+            var end = first, clusters = 0, tokens = 0, i = head
+            let byteEnd = first + byteLimit
+            while i < entries.count {
+                let entry = entries[i]
+                let n: Int
+                if entry.word & 0xFF0F == 0x0A08 {
+                    n = Int(entry.word >> 16)
+                    tokens += 2
+                } else if entry.word & 0xFFFF == 0x0A03 {
+                    n = 0
+                    tokens += 1
+                } else {
+                    break
+                }
+                guard entry.start == end, clusters &+ n <= clusterLimit, end &+ n &+ 1 <= byteEnd else {
+                    tokens -= n > 0 ? 2 : 1
+                    break
+                }
+                clusters &+= n
+                end &+= n &+ 1
+                i &+= 1
             }
-            guard entry.start == end, clusters + n <= clusterLimit, end + n + 1 - first <= byteLimit else { break }
-            clusters += n
-            end = entry.start + n + 1
-            count -= n > 0 ? 2 : 1
-            i += 1
+            return (i, end, clusters, tokens)
         }
         guard i > head else { return nil }
+        count -= tokens
         head = i
         reclaimFront()
         return (first..<end, clusters)

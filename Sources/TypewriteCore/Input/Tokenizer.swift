@@ -73,15 +73,36 @@ public struct Tokenizer: Sendable {
         var clusters = 0
         let end = store.end
         var p = position
-        while p < end {
+        scanning: while p < end {
             let byte = store[p]
             switch state {
             case .ground:
                 if byte >= 0x20 && byte < 0x7F {
+                    // A run of printable ASCII.
+                    var runEnd = store.endOfPrintableASCII(from: p + 1, to: end)
+                    if runStart == nil && lastClusterIsASCII {
+                        // Fast path: a run that starts here and ends before a byte that cannot join
+                        // its last character (anything but a UTF-8 lead byte: UAX #29 puts a boundary
+                        // after printable ASCII unless an Extend, ZWJ or SpacingMark follows) is one
+                        // text token, as `flushRun` would make it, without scanning it again. The C0
+                        // control that ends a line or a progress line goes in the same entry, and the
+                        // next line, when it starts with printable ASCII, goes the same way.
+                        while runEnd < end, case let next = store[runEnd], next < 0xC2 || next > 0xF4 {
+                            clusters += runEnd - p
+                            forgetLastCluster()
+                            guard next < 0x20 && next != 0x1B || next == 0x7F else {
+                                tokens.appendText(start: p, count: runEnd - p)
+                                p = runEnd  // ESC, or a byte that is not UTF-8: scanned as before
+                                continue scanning
+                            }
+                            tokens.appendText(start: p, count: runEnd - p, endedBy: next)
+                            p = runEnd + 1
+                            guard p < end, case let b = store[p], b >= 0x20 && b < 0x7F else { continue scanning }
+                            runEnd = store.endOfPrintableASCII(from: p + 1, to: end)
+                        }
+                    }
                     if runStart == nil { runStart = p }
-                    p += 1
-                    // Fast path: a run of printable ASCII.
-                    while p < end, case let b = store[p], b >= 0x20 && b < 0x7F { p += 1 }
+                    p = runEnd
                     continue
                 }
                 if byte >= 0xC2 && byte <= 0xF4 {
@@ -100,7 +121,7 @@ public struct Tokenizer: Sendable {
                     continue
                 }
                 clusters += flushRun(upTo: p, store, &tokens)
-                lastCluster.removeAll(keepingCapacity: true)
+                if !lastCluster.isEmpty { lastCluster.removeAll(keepingCapacity: true) }
                 if byte == 0x1B {
                     tokenStart = p
                     state = .escape
@@ -424,6 +445,18 @@ public struct Tokenizer: Sendable {
         setLastCluster(Array(text[last...].utf8), tokenWidth: tokenWidth, clusterWidth: clusterWidth, certain: tokenIsCertain)
         if lastCluster.count > 256 { lastCluster.removeAll() }
         return clusters
+    }
+
+    /// Whether the cluster that may still be extended is printable ASCII (or there is none), so
+    /// printable ASCII after it starts a new cluster.
+    private var lastClusterIsASCII: Bool { lastCluster.allSatisfy { $0 < 0x80 } }
+
+    /// The state `setLastCluster(asciiByte:)` and then a control or sequence leave: nothing to extend.
+    private mutating func forgetLastCluster() {
+        if !lastCluster.isEmpty { lastCluster.removeAll(keepingCapacity: true) }
+        lastTokenWidth = 1
+        lastClusterWidth = 1
+        lastTokenIsCertain = true
     }
 
     /// `setLastCluster` for one printable ASCII byte, in place: a new array for every line of a

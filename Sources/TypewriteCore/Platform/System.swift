@@ -117,6 +117,41 @@ public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Whether `fd` is a terminal (`isatty`).
     package static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
 
+    /// Copies up to `count` bytes from `input`'s file position to `output` inside the kernel, with
+    /// no copy through user memory (`sendfile` on Linux), advancing the position as `read` does:
+    /// twice cat's `read`/`write` into a pipe, several times to a file or `/dev/null`. Retries EINTR;
+    /// EAGAIN (someone else made `output` non-blocking) waits with `poll` for POLLOUT.
+    /// - Returns: the bytes copied (0 at end of file), or nil when the kernel does not copy between
+    ///   these two descriptors (EINVAL, ENOSYS…, and always on other systems): read and write
+    ///   instead, which also report any real error.
+    /// - Throws: `SystemError.brokenPipe` when the reader has gone (SIGPIPE must be ignored).
+    package static func copyInKernel(from input: Int32, to output: Int32, count: Int) throws(SystemError) -> Int? {
+        #if os(Linux)
+        while true {
+            let n = sendfile(output, input, nil, count)
+            if n >= 0 { return n }
+            let e = errno
+            if e == EINTR { continue }
+            if e == EAGAIN || e == EWOULDBLOCK {
+                var p = pollfd(fd: output, events: Int16(POLLOUT), revents: 0)
+                _ = Glibc_poll(&p, 1, -1)
+                continue
+            }
+            if e == EPIPE { throw .brokenPipe }
+            return nil
+        }
+        #else
+        return nil
+        #endif
+    }
+
+    /// Whether `fd` is a regular file (`fstat`).
+    package static func isRegularFile(_ fd: Int32) -> Bool {
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { return false }
+        return (st.st_mode & S_IFMT) == S_IFREG
+    }
+
     /// Whether `fd` is a pipe or FIFO (`fstat`).
     package static func isPipe(_ fd: Int32) -> Bool {
         var st = stat()

@@ -530,7 +530,7 @@ public struct FadeRenderer: Sendable {
     /// Whether a new cell may fade at all in the current state.
     private var canFade: Bool {
         configuration.colorDepth != .none && model.allowsRepaint && inputPen.allowsFade
-            && !(inputPen.usesTrueColor && configuration.colorDepth != .trueColor)
+            && !(configuration.colorDepth != .trueColor && inputPen.usesTrueColor)  // the cheap test first
     }
 
     // MARK: Writing cells
@@ -592,9 +592,9 @@ public struct FadeRenderer: Sendable {
         syncRowContent()
         // Columns past the end of `rowContent` count as unknown: grow it only as far as written.
         if rowContent.count < c + count - first { rowContent += repeatElement(0, count: c + count - first - rowContent.count) }
-        for i in first..<count {
-            rowContent[c] = Self.key(byte: store[start + i], pen: inputPenID)
-            c += 1
+        let pen = inputPenID, bytes = store
+        rowContent.withUnsafeMutableBufferPointer { row in
+            for i in first..<count { row[c + i - first] = Self.key(byte: bytes[start + i], pen: pen) }
         }
     }
 
@@ -882,7 +882,7 @@ public struct FadeRenderer: Sendable {
             // A 24-bit pen when typewrite is not in 24-bit mode is written only as it came, in the
             // input's order: terminals that approximate 24-bit colours (urxvt) pick the colour
             // from what was sent before, so a pen re-sent in another order can settle differently.
-            let asItCame = outcome.ambiguous || (next.usesTrueColor && configuration.colorDepth != .trueColor)
+            let asItCame = outcome.ambiguous || (configuration.colorDepth != .trueColor && next.usesTrueColor)
             if terminalPen == inputPen || penIsUnknown || asItCame {
                 // Written as it came; a fade pen is put back first, so the terminal applies it to
                 // the input's own state (an ambiguous one is never rewritten in typewrite's words,

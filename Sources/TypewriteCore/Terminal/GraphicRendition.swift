@@ -84,7 +84,8 @@ public struct GraphicRendition: Hashable, Sendable {
             let head = p.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
             let code = head.isEmpty ? 0 : (Int(head) ?? -1)
             // Sub-parameters where none belong (`1:2`, a lone `:`): terminals ignore the parameter.
-            if p.contains(":") && ![4, 38, 48, 58].contains(code) { outcome.ambiguous = true; i += 1; continue }
+            // (Bytes are tested, not `String.contains(":")`: that is Foundation's substring search.)
+            if p.utf8.contains(0x3A) && ![4, 38, 48, 58].contains(code) { outcome.ambiguous = true; i += 1; continue }
             switch code {
             case 0: self = GraphicRendition(); outcome = Outcome(reset: true, ambiguous: consumptionUnsure)
             case 1: set(.bold, p)
@@ -133,7 +134,7 @@ public struct GraphicRendition: Hashable, Sendable {
                 // terminals (tmux ignores `38:2::1::3`, reads `38;2;1;;3` as bold, reset, italic,
                 // and `38;5;` as the default colour; xterm reads empty values as 0): ambiguous.
                 let slot: Slot = code == 38 ? .foreground : code == 48 ? .background : .underlineColor
-                if p.contains(":") {
+                if p.utf8.contains(0x3A) {  // ":"
                     if Self.parsedColor(p) != nil { set(slot, p) } else { outcome.ambiguous = true }
                 } else {
                     let kind = i + 1 < params.count ? params[i + 1] : ""
@@ -219,7 +220,7 @@ public struct GraphicRendition: Hashable, Sendable {
         case 38, 48, 58:
             // 38;5;n / 38:5:n, 38;2;r;g;b / 38:2:r:g:b / 38:2:cs:r:g:b (cs, the colour space, may be
             // empty). Every value must be present and 0–255.
-            let isColon = !parameter.contains(";")
+            let isColon = !parameter.utf8.contains(0x3B)  // no ";"
             let fields = parameter.split(separator: isColon ? ":" : ";", omittingEmptySubsequences: false)
             func value(_ i: Int) -> UInt8? { i < fields.count ? UInt8(fields[i]) : nil }
             guard fields.count >= 3 else { return nil }
