@@ -43,5 +43,16 @@ run "ESC NUL | [?7l" "1b00,5b3f376c,1b5b38304765640a"
 run "CR inside CSI" "${P}$(h 'ab\x1b[3\rD| more words\n')"
 run "BS inside CSI, split" "${P}$(h 'abcdef\x1b[\x08'),$(h '2D| more words\n')"
 run "DEL" "${P}$(h 'more\x7f words after DEL and more text\r\nnext line\n')"
+# A byte of 0x80 or more inside ESC or CSI: tmux ignores it, xterm ends the sequence there.
+for s in '\x1b[31\xcbm' '\x1b\xcb[31m' '\x1b[2;5\xc3\x88' '\x1b[3\xe4\xb8\xad1m' '\x1b[\xc2\xa0;5H' '\x1b(\xcbB' '\x1b[$\x80\xff1m'; do
+  run "high byte: $s" "${P}$(h "${s}X words after it and more words\r\nnext line\n")"
+  run "high byte: $s, split" "${P}$(h "${s:0:4}"),$(h "${s:4}X words after it"),$(h " and more words\r\nnext line\n")"
+done
+run "high byte in ?7l" "${P}$(h '\x1b[?7\xcbl')${PP}$(h '\r\nnext\r\n')"
+run "high byte in ?7l, split" "${P}$(h '\x1b[?7'),$(h '\xcbl')${PP},$(h '\r\nnext\r\n')"
+# IL/DL: xterm returns to column 1 inside the scroll region only; tmux never moves the cursor.
+run "IL inside the scroll region" "${P}$(h '\x1b[5;9r\x1b[6Habcdefghijklmnopqrst\x1b[Lfades in after the insert line and wraps at the margin\r\n')" 40
+run "IL above the scroll region (fuzz finding)" "0075,1b5b330a,7264,1b5b4c49" 2
+run "DL above the scroll region" "${P}$(h 'u\n\x1b[3rabcdefgh\x1b[Mwords fade in after DL and wrap at the margin\r\n')" 20
 rm -f "$feed"
 exit $failed

@@ -68,10 +68,17 @@ public struct FadeRenderer: Sendable {
     // Terminal model.
     private var columns: Int?
     /// The cursor's column (0-based), when known. Never known while autowrap is off: the cursor
-    /// then stays on the last column instead of wrapping, which the column bookkeeping does not model.
+    /// then stays on the last column instead of wrapping, which the column bookkeeping does not model;
+    /// nor once terminals may have parted ways (`stateIsDisputed`).
     private var column: Int? {
-        didSet { if autowrapOff && column != nil { column = nil } }
+        didSet { if (autowrapOff || stateIsDisputed) && column != nil { column = nil } }
     }
+    /// The input sent an escape sequence terminals read differently, with a byte ≥ 0x80 inside ESC or
+    /// CSI (tmux 3.3a ignores the byte and the sequence goes on; xterm ends the sequence there and
+    /// the bytes after it are text): what it did to the cursor, the pen and the modes is not known.
+    /// From then on the input is written as it comes, with nothing of typewrite's own (no fade),
+    /// until RIS resets every terminal alike.
+    private var stateIsDisputed = false
     private var pendingWrap = false
     private var rowWrapped = false
     private var autowrapOff = false
@@ -970,9 +977,33 @@ public struct FadeRenderer: Sendable {
             }
         case .controlString:
             break
-        case .singleShift, .broken:
+        case .singleShift:
+            forgetColumn()
+        case .broken:
+            if Self.hasDisputedBytes(store[range]) {
+                stateIsDisputed = true
+                penIsUnknown = true
+            }
             forgetColumn()
         }
+    }
+
+    /// Whether the broken sequence `bytes` has a byte ≥ 0x80 in its ESC or CSI part, which
+    /// terminals parse differently (see `stateIsDisputed`); inside an OSC or DCS string such bytes
+    /// are the string's text to all of them.
+    private static func hasDisputedBytes(_ bytes: ArraySlice<UInt8>) -> Bool {
+        guard bytes.first == 0x1B else { return false }
+        var rest = bytes.dropFirst()
+        while let b = rest.first {
+            if b >= 0x80 { return true }
+            if b >= 0x20 && b != 0x7F {
+                // OSC, DCS, SOS, PM, APC: a string follows.
+                if b == 0x5D || b == 0x50 || b == 0x58 || b == 0x5E || b == 0x5F { return false }
+                return rest.contains { $0 >= 0x80 }
+            }
+            rest = rest.dropFirst()
+        }
+        return false
     }
 
     /// A small number naming `pen`, for comparing cells cheaply (-1 once too many pens were seen).
@@ -1102,10 +1133,12 @@ public struct FadeRenderer: Sendable {
         case 0x41, 0x42, 0x4A, 0x53, 0x54:  // CUU, CUD, ED, SU, SD: same column
             newRow(wrapped: false)
             if pendingWrap { forgetColumn() }
-        case 0x4C, 0x4D:  // IL, DL: the cursor goes to the left margin
+        case 0x4C, 0x4D:
+            // IL, DL: xterm (and the VT510) return to the left margin, but only when the cursor is
+            // inside the scroll region, which typewrite does not follow; tmux 3.3a never moves the
+            // cursor. So the column is still known only where all of them leave it: column 0.
             newRow(wrapped: false)
-            column = 0
-            pendingWrap = false
+            if column != 0 || pendingWrap { forgetColumn() }
         case 0x73:  // SCOSC (CSI s), as DECSC in xterm; tmux also saves when there are parameters
             saveCursor(certain: parameters.isEmpty)
         case 0x75:  // SCORC (CSI u); tmux also restores when there are parameters
@@ -1152,6 +1185,7 @@ public struct FadeRenderer: Sendable {
             penIsUnknown = false
             autowrapOff = false; alternateScreen = false; nonASCIICharset = false; shiftedOut = false
             insertMode = false
+            stateIsDisputed = false
             savedCursor = [nil, nil]
             lastSaved = nil
             defaultTabStops = true
