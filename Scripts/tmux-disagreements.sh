@@ -3,7 +3,7 @@
 # control or an escape sequence, a cluster continued in a later read, malformed colours, C0 inside
 # sequences, DEL), each unsplit and split into reads 20 ms apart (at the commas), through BINARY
 # (default .build/release/typewrite) and cat in tmux, compared by the shared tools' tmuxcheck.sh.
-# Prints one line per input; exit 0 when all are identical.
+# Prints one line per input; exit 0 when all are identical. MORE=1 also runs more members of each class.
 set -u
 cd "$(dirname "$0")/.."
 bin=$(realpath "${1:-.build/release/typewrite}")
@@ -43,5 +43,36 @@ run "ESC NUL | [?7l" "1b00,5b3f376c,1b5b38304765640a"
 run "CR inside CSI" "${P}$(h 'ab\x1b[3\rD| more words\n')"
 run "BS inside CSI, split" "${P}$(h 'abcdef\x1b[\x08'),$(h '2D| more words\n')"
 run "DEL" "${P}$(h 'more\x7f words after DEL and more text\r\nnext line\n')"
+# A byte of 0x80 or more inside ESC or CSI: tmux ignores it, xterm ends the sequence there.
+for s in '\x1b[31\xcbm' '\x1b\xcb[31m' '\x1b[2;5\xc3\x88' '\x1b[3\xe4\xb8\xad1m' '\x1b[\xc2\xa0;5H' '\x1b(\xcbB' '\x1b[$\x80\xff1m'; do
+  run "high byte: $s" "${P}$(h "${s}X words after it and more words\r\nnext line\n")"
+  run "high byte: $s, split" "${P}$(h "${s:0:4}"),$(h "${s:4}X words after it"),$(h " and more words\r\nnext line\n")"
+done
+run "high byte in ?7l" "${P}$(h '\x1b[?7\xcbl')${PP}$(h '\r\nnext\r\n')"
+run "high byte in ?7l, split" "${P}$(h '\x1b[?7'),$(h '\xcbl')${PP},$(h '\r\nnext\r\n')"
+# IL/DL: xterm returns to column 1 inside the scroll region only; tmux never moves the cursor.
+run "IL inside the scroll region" "${P}$(h '\x1b[5;9r\x1b[6Habcdefghijklmnopqrst\x1b[Lfades in after the insert line and wraps at the margin\r\n')" 40
+run "IL above the scroll region (fuzz finding)" "0075,1b5b330a,7264,1b5b4c49" 2
+run "DL above the scroll region" "${P}$(h 'u\n\x1b[3rabcdefgh\x1b[Mwords fade in after DL and wrap at the margin\r\n')" 20
+if [ -n "${MORE:-}" ]; then
+  # More members of the same classes (MORE=1): other non-text tokens after a ZWJ, other C0 controls
+  # inside CSI, after ESC and inside OSC and DCS strings, other malformed colon and semicolon colours.
+  for mid in 00 7f 09 08 0a 0e0f 1b37 1b50711b5c 1b5f781b5c 1b4f41 1b5b3f323032366c c285 ff 80 1b5d383b3b687474703a2f2f781b5c 1b5b3331cb6d; do
+    run "ZWJ, $mid, emoji" "${P}${Z}${mid}${W}0a"
+    run "ZWJ, $mid | emoji" "${P}${Z}${mid},${W}0a"
+    run "ZWJ | $mid, emoji" "${P}${Z},${mid}${W}0a"
+  done
+  for c in 00 01 05 07 08 09 0a 0b 0c 0d 0e 0f 11 1c 1f; do
+    x="\\x$c"
+    run "C0 $c inside sequences" "${P}$(h "ab\x1b[3${x}D| \x1b[?7${x}l")${PP}$(h "\r\n\x1b${x}[?7h\x1b[3${x}1mred\x1b[0m\x1b]0;t${x}itle\x07\x1bPq${x}x\x1b\\ words fade in\r\n")"
+    run "C0 $c inside sequences, split" "${P}$(h "ab\x1b[3${x}"),$(h "D| \x1b[?7${x}"),$(h "l")${PP},$(h "\r\n\x1b${x}"),$(h "[?7h\x1b[3${x}1mred\x1b[0m\x1b]0;t${x}"),$(h "itle\x07\x1bPq${x}x\x1b\\ words fade in\r\n")"
+  done
+  for f in '38:2:1:2:3' '38:2::1:2:3:4:5' '38:2:::::' '38:5::1' '38::5:1' '48:2::2002:::' '58:2::2002:::' '38:3:1:2:3' '38:4:1:2:3:4' \
+           '38:2::1:2:3;1' '38:2;1;2;3' '38;2:1:2:3' '38;5:1' '38:5;1' '1:3' '4:' '38:2:0:1:2:3' ':38:5:1' '38:5:1:' '0:1' '39:1' '38:1' \
+           '38;5;256' '38;5;-1' '38;2;1;2;3;4' '38:5:1;1' '38;;5;1' '38:2::1:2' '38;2::1:2:3'; do
+    run "colour $f" "${P}$(h "\x1b[31m\x1b[${f}mc words after it\n")"
+    run "colour $f, split" "${P}$(h "\x1b[31m"),$(h "\x1b[${f}m"),$(h "c words after it\n")"
+  done
+fi
 rm -f "$feed"
 exit $failed

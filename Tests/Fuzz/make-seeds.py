@@ -4,7 +4,7 @@
 Sources: the first bytes of the shared traces (synthetic streams made by the project's own
 traces/generate.py: LLM answers, a build log, CR progress, SSE and NDJSON wire formats) and
 hand-written inputs for the terminal disagreements the tests cover (ZWJ before controls, continued
-clusters, malformed colours, C0 inside sequences, DEL, 24-bit pens). Run it from anywhere:
+clusters, malformed colours, C0 inside sequences, DEL, 24-bit pens, bytes of 0x80 or more inside ESC or CSI). Run it from anywhere:
   python3 Tests/Fuzz/make-seeds.py /path/to/shared/traces
 """
 import json, os, sys
@@ -37,6 +37,8 @@ terminal = {
     "controls-in-sequences": E + b"[?7\x00l\r" + b"P" * 85 + b"\n" + E + b"\x00[?7l" + E + b"[80Ged\n" + E + b"[?7h\r\n"
         + b"ab" + E + b"[3\rD| " + E + b"[\x082D| abcdef" + E + b"\r[3D|\n",
     "del": "words fade in\x7f then more\r\nnext line \x7f\x7fx\n".encode(),
+    "high-bytes-in-sequences": b"words " + E + b"[31\xcbmX more\r\n" + E + b"[?7\xcbl" + b"P" * 45 + b"\r\n" + E + b"\xcb[31m red\r\n"
+        + E + b"[2;5\xc3\x88X w\r\n" + E + b"[3\xe4\xb8\xad1mY" + E + b"[0m\r\n" + E + b"[?10\x00$\x00\xcb49l ba\r\n" + E + b"cfades\n",
     "truecolor-pens": E + b"[38;2;255;100;0morange" + E + b"[0m plain " + E + b"[48;2;10;20;30mdark" + E + b"[1m bold" + E
         + b"[0m " + E + b"[38:2::1:200:3mgreen" + E + b"[m\n",
     "wide-margin": ("a" * 79 + "中文字 next\n" + "x" * 80 + "\nnext\n").encode(),

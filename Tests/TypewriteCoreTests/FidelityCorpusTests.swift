@@ -235,7 +235,7 @@ enum FidelityCorpus {
         FidelityCase(name: "save and restore cursor restores the input's colours",
                      bytes: B.s("\(e)[31mred \(e)7\(e)[32mgreen\(e)8 text after the restore is red again\r\nand the next line fades in red too\n"),
                      chunking: .stride(7), widths: [80]),
-        FidelityCase(name: "insert and delete lines move to column 1",
+        FidelityCase(name: "insert and delete lines: xterm moves to column 1, tmux stays",
                      bytes: B.s("first line\nsecond line\n\(e)[Aabc\(e)[L" + B.prose + "\n\(e)[M" + B.prose + "\n"),
                      chunking: .stride(9), widths: [40]),
         FidelityCase(name: "escape sequence with an embedded CR",
@@ -362,6 +362,23 @@ enum FidelityCorpus {
         FidelityCase(name: "DEL: the column is unknown until CR or LF",
                      bytes: B.s("words fade in\u{7F} then more words after DEL" + B.r(40, "x") + "\r\nthe next line fades in again \u{7F}\u{7F}x\n"),
                      chunking: .stride(5), widths: [80, 40], fade: .required),
+        FidelityCase(name: "IL above the scroll region leaves the cursor where it was (fuzz finding, minimised)",
+                     bytes: [0x00, 0x75] + B.s("\(e)[3\nrd\(e)[LI"), chunking: .cuts([2, 6, 8]), widths: [2, 10],
+                     delays: [0.02, 0.02, 0.001, 0.001], depth: .basic16, cps: 20, fadeWidth: 40),
+        FidelityCase(name: "IL inside the scroll region mid-line, then text that wraps",
+                     bytes: B.s("words \(e)[5;9r\(e)[6Habcdefghijklmnopqrst\(e)[Lfades in after the insert line and wraps at the margin of the screen\r\n"),
+                     chunking: .cuts([40]), widths: [40], delays: [0.02]),
+        FidelityCase(name: "IL and DL: the column is known after them only at column 0",
+                     bytes: B.s("u\n\(e)[3rrd\(e)[LI fades\(e)[Mx\r\n\(e)[rabc\(e)[Lxyz\(e)[Mdef more words\r\n"
+                                + "\(e)[5;9r\(e)[6Habc\(e)[L\(e)[2Lfg\(e)[Mhij\r\n" + B.r(9, "w") + "\(e)[Lk\r\(e)[Lline fades in after IL\r\n"
+                                + "\(e)[r" + B.prose + "\n"),
+                     chunking: .stride(5), widths: [2, 10, 80], fade: .required),
+        FidelityCase(name: "a byte of 0x80 or more inside CSI, then RIS: text fades again",
+                     bytes: B.s("words fade in \(e)[31") + [0xCB] + B.s("mX more words\r\n\(e)c" + B.prose + "\n"),
+                     chunking: .stride(7), widths: [80], fade: .required),
+        FidelityCase(name: "a byte of 0x80 or more inside CSI, split at every byte",
+                     bytes: B.s("ab \(e)[3") + [0xCB] + B.s("1mX\r\nc \(e)[?7") + [0xC3, 0xAC] + B.s("\u{0}l" + B.r(12, "q") + "\r\n\(e)cfades\n"),
+                     chunking: .everySingleCut, widths: [10]),
         FidelityCase(name: "24-bit input pens in 256 colours: written as they came, not faded",
                      bytes: B.s("plain words fade \(e)[38;2;255;100;0morange words\(e)[0m plain again \(e)[48;2;10;20;30mon dark\(e)[1m bold\(e)[0m "
                                 + "\(e)[38:2::1:200:3mcolon green\(e)[m \(e)[58:2::255:0:0;4munderline colour\(e)[0m \(e)[38;5;208m256 fades\(e)[0m\n"
@@ -380,7 +397,21 @@ enum FidelityCorpus {
         FidelityCase(name: "SGR with an embedded CR after a repaint (kitty skips it inside a synchronized update)",
                      bytes: B.s("abc" + B.prose + "\r\nabc \(e)[31;\r1mred bold text\(e)[0m\r\n"),
                      chunking: .cuts([3, 40, 90, 94]), widths: [80]),
-    ]
+    ] + highBytesInSequences
+
+    /// A byte of 0x80 or more inside ESC or CSI, where tmux and xterm part ways: each sequence is
+    /// followed by lines that would fade (and wrap at 10 columns) if typewrite trusted the column or
+    /// the pen after it.
+    static let highBytesInSequences: [FidelityCase] = [
+        B.s("\(e)[31") + [0xCB] + B.s("m"), B.s("\(e)[?7") + [0xCB] + B.s("l"), B.s("\(e)") + [0xCB] + B.s("[31m"),
+        B.s("\(e)[2;5") + [0xC3, 0x88], B.s("\(e)[3") + [0xE4, 0xB8, 0xAD] + B.s("1m"), B.s("\(e)[") + [0xC2, 0xA0] + B.s(";5H"),
+        B.s("\(e)(") + [0xCB] + B.s("0"), B.s("\(e)[$") + [0x80, 0xFF] + B.s("1m"),
+        B.s("\(e)[?10\u{0}$\u{0}") + [0xCB, 0xCB] + B.s("49l ba\r\n\(e)[L"),
+    ].map { sequence in
+        FidelityCase(name: "a byte of 0x80 or more inside ESC or CSI, written as it came: \(Fidelity.literal(sequence))",
+                     bytes: B.s("words fade in ") + sequence + B.s("X more words\r\n" + B.prose + "\r\n" + B.r(45, "P") + "\r\n"),
+                     chunking: .stride(7), widths: [80, 10])
+    }
 
     /// Cases the VirtualTerminal cannot judge, checked only in pyte by Scripts/fidelity.sh (dumped as
     /// corpus-pyte-NN-wW.bin): insert mode (VirtualTerminal has no IRM).

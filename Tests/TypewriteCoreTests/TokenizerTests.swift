@@ -204,6 +204,22 @@ struct TokenizerTests {
         #expect(result.clusters == 3)  // a, (, b: nothing else counts as text
     }
 
+    @Test("a byte of 0x80 or more inside ESC or CSI stays in the sequence, as tmux reads it, and makes it broken")
+    func highBytesInsideSequences() {
+        let input: [UInt8] = Array("a\u{1B}[31".utf8) + [0xCB] + Array("mX\u{1B}".utf8) + [0xE4, 0xB8, 0xAD] + Array("[1m\u{1B}(".utf8)
+            + [0xC3, 0x88] + Array("0Y\u{1B}]0;".utf8) + [0xC3, 0xA9] + Array("\u{7}Z".utf8)
+        for cut in 0...input.count {
+            let result = Self.tokenize(cut == 0 ? [input] : [Array(input[..<cut]), Array(input[cut...])])
+            #expect(Self.coveredBytes(result.tokens, result.store) == input)
+            let sequences = result.tokens.compactMap { token -> SequenceKind? in
+                if case .sequence(_, _, let kind) = token { return kind }
+                return nil
+            }
+            #expect(sequences == [.broken, .broken, .broken, .operatingSystemCommand], "cut at \(cut)")
+            #expect(result.clusters == 4, "cut at \(cut)")  // a, X, Y, Z
+        }
+    }
+
     @Test("a runaway OSC streams through in bounded pieces")
     func runawayOSC() {
         var input = Array("\u{1B}]2;".utf8)

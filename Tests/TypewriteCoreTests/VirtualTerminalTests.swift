@@ -395,7 +395,20 @@ struct VirtualTerminalTests {
         #expect(terminal("\u{1B}[1?2mX").style == .init())                          // malformed: ignored
         #expect(terminal("\u{1B}(0\u{1B})Bq\u{1B}#3\u{1B}=\u{1B}>").text() == "q")
         #expect(terminal("\u{1B}#8", columns: 3, rows: 2).text() == "EEE\nEEE")    // DECALN
-        #expect(terminal("\u{1B}é").text() == "é")                                  // non-ASCII ends ESC
+        // A byte of 0x80 or more inside ESC or CSI (measured in xterm 379 and tmux 3.3a): xterm reads
+        // U+00A0–U+00FF as the GL byte (é as `i`, so ESC é is ESC i) and ends the sequence at any
+        // other character or invalid UTF-8, drawing nothing for it; tmux ignores the byte.
+        #expect(terminal("\u{1B}é|").text() == "|")
+        #expect(terminal("\u{1B}é|", margin: .tmux).text() == "")
+        let invalid: [UInt8] = Array("a\u{1B}[31".utf8) + [0xCB] + Array("mX".utf8)
+        var xterm = VT(columns: 10, rows: 2), tmux = VT(columns: 10, rows: 2, margin: .tmux)
+        xterm.feed(invalid)
+        tmux.feed(invalid)
+        #expect(xterm.text() == "amX" && xterm.style == .init())
+        #expect(tmux.text() == "aX" && tmux.style == .init(fg: .indexed(1)))
+        #expect(terminal("\u{1B}[2;5\u{C8}X", rows: 3).text() == "\n    X")          // È read as H: CUP
+        #expect(terminal("\u{1B}[2;5\u{C8}X", rows: 3, margin: .tmux).text() == "")   // È ignored: ECH
+        #expect(terminal("a\u{1B}[31中mX").text() == "amX")                              // 中 ends the CSI
         var so = terminal("\u{E}")
         #expect(so.shiftOut)
         so.feed("\u{F}")

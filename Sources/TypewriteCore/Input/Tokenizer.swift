@@ -46,6 +46,11 @@ public struct Tokenizer: Sendable {
     private var passedThroughInPart = false
     /// A C0 control came between ESC and the rest of the sequence (terminals run it).
     private var escapeHasControls = false
+    /// A byte ≥ 0x80 came inside ESC or CSI. Terminals part ways there: tmux 3.3a ignores it and
+    /// the sequence goes on; xterm ends the sequence and drops the character (U+00A0–U+00FF it
+    /// reads as the GL byte 0x20–0x7F instead). The sequence is scanned as tmux does and is
+    /// `.broken`: its bytes are written as they came, and what they did is not known.
+    private var sequenceHasHighBytes = false
 
     /// Whether clusters with East Asian ambiguous-width characters count as uncertain (CJK locale).
     public var ambiguousIsUncertain: Bool
@@ -167,7 +172,7 @@ public struct Tokenizer: Sendable {
                 case 0x1B: finishSequence(at: p - 1, .broken, &tokens); tokenStart = p - 1; state = .escape
                 default:
                     // C0 inside an escape is executed by terminals; keep it in the (odd) sequence.
-                    if byte >= 0x80 { finishSequence(at: p - 1, .broken, &tokens); p -= 1 } else if byte != 0x7F { escapeHasControls = true }
+                    if byte >= 0x80 { sequenceHasHighBytes = true } else if byte != 0x7F { escapeHasControls = true }
                 }
             case .escapeIntermediate(let last):
                 p += 1
@@ -177,7 +182,7 @@ public struct Tokenizer: Sendable {
                 case 0x1B: finishSequence(at: p - 1, .broken, &tokens); tokenStart = p - 1; state = .escape
                 case 0x18, 0x1A: finishSequence(at: p, .broken, &tokens)
                 default:
-                    if byte >= 0x80 { finishSequence(at: p - 1, .broken, &tokens); p -= 1 } else if byte != 0x7F { escapeHasControls = true }
+                    if byte >= 0x80 { sequenceHasHighBytes = true } else if byte != 0x7F { escapeHasControls = true }
                 }
             case .csi(let marker, let seen, let hasIntermediates, let hasControls, let invalid):
                 p += 1
@@ -204,7 +209,7 @@ public struct Tokenizer: Sendable {
                 case 0x7F: break
                 default:
                     if byte >= 0x80 {
-                        finishSequence(at: p - 1, .broken, &tokens); p -= 1
+                        sequenceHasHighBytes = true
                     } else {
                         state = .csi(privateMarker: marker, parameterSeen: seen, hasIntermediates: hasIntermediates, hasControls: true,
                                      invalid: invalid)
@@ -296,6 +301,9 @@ public struct Tokenizer: Sendable {
         state = .ground
         tokenStart = position
         lastCluster.removeAll()
+        escapeHasControls = false
+        sequenceHasHighBytes = false
+        passedThroughInPart = false
         return clusters
     }
 
@@ -307,9 +315,11 @@ public struct Tokenizer: Sendable {
         case .csi, .escape: break
         default: if escapeHasControls { kind = .broken }
         }
+        if sequenceHasHighBytes { kind = .broken }
         tokens.append(.sequence(start: tokenStart, length: end - tokenStart, kind: passedThroughInPart ? .broken : kind))
         passedThroughInPart = false
         escapeHasControls = false
+        sequenceHasHighBytes = false
         state = .ground
         tokenStart = end
         lastCluster.removeAll(keepingCapacity: true)

@@ -28,10 +28,10 @@ struct TerminalModel: Sendable {
     }
     /// The cursor's column (0-based), when known; `columns` itself is pending wrap. Never known
     /// while autowrap is off: the cursor then stays on the last column instead of wrapping, which
-    /// this model does not follow.
+    /// this model does not follow; nor once terminals may have parted ways (`stateIsDisputed`).
     var column: Int? {
         didSet {
-            if autowrapOff && column != nil { column = nil }
+            if (autowrapOff || stateIsDisputed) && column != nil { column = nil }
             columnBounds = column.map { $0...$0 }
         }
     }
@@ -49,6 +49,11 @@ struct TerminalModel: Sendable {
     private var lastClusterWidth: Int?
 
     private(set) var autowrapOff = false
+    /// The input sent an escape sequence terminals read differently, with a byte ≥ 0x80 inside
+    /// ESC or CSI (tmux 3.3a ignores the byte and the sequence goes on; xterm ends the sequence
+    /// there and the bytes after it are text): what it did to the cursor, the pen and the modes is
+    /// not known. From then on nothing is certain until RIS resets every terminal alike.
+    private(set) var stateIsDisputed = false
     /// IRM (CSI 4 h): every character written inserts, so a repaint would push text right.
     private(set) var insertMode = false
     private(set) var alternateScreen = false
@@ -296,7 +301,7 @@ struct TerminalModel: Sendable {
     /// pen known, a parameter terminals read differently makes it unknown.
     mutating func take(pen next: GraphicRendition, outcome: GraphicRendition.Outcome) {
         pen = next
-        if outcome.reset { penIsUnknown = false }
+        if outcome.reset && !stateIsDisputed { penIsUnknown = false }
         if outcome.ambiguous { penIsUnknown = true }
     }
 
@@ -389,10 +394,35 @@ struct TerminalModel: Sendable {
             }
         case .controlString:
             break
-        case .singleShift, .broken:
+        case .singleShift:
+            forgetColumn()
+            forgetRow()
+        case .broken:
+            if Self.hasDisputedBytes(bytes) {
+                stateIsDisputed = true
+                penIsUnknown = true
+            }
             forgetColumn()
             forgetRow()
         }
+    }
+
+    /// Whether the broken sequence `bytes` has a byte ≥ 0x80 in its ESC or CSI part, which
+    /// terminals parse differently (see `stateIsDisputed`); inside an OSC or DCS string such bytes
+    /// are the string's text to all of them.
+    private static func hasDisputedBytes(_ bytes: ArraySlice<UInt8>) -> Bool {
+        guard bytes.first == 0x1B else { return false }
+        var rest = bytes.dropFirst()
+        while let b = rest.first {
+            if b >= 0x80 { return true }
+            if b >= 0x20 && b != 0x7F {
+                // OSC, DCS, SOS, PM, APC: a string follows.
+                if b == 0x5D || b == 0x50 || b == 0x58 || b == 0x5E || b == 0x5F { return false }
+                return rest.contains { $0 >= 0x80 }
+            }
+            rest = rest.dropFirst()
+        }
+        return false
     }
 
     /// Something other than the input moved the cursor (the job was stopped and continued, and
@@ -496,11 +526,13 @@ struct TerminalModel: Sendable {
             newRow(wrapped: false)
             forgetRow()
             if pendingWrap { forgetColumn() }
-        case 0x4C, 0x4D:  // IL, DL: the cursor goes to the left margin
+        case 0x4C, 0x4D:
+            // IL, DL: xterm (and the VT510) return to the left margin, but only when the cursor is
+            // inside the scroll region, which this model does not follow; tmux 3.3a never moves the
+            // cursor. So the column is still known only where all of them leave it: column 0.
             newRow(wrapped: false)
             forgetRow()
-            column = 0
-            pendingWrap = false
+            if column != 0 || pendingWrap { forgetColumn() }
         case 0x73:  // SCOSC (CSI s), as DECSC in xterm; tmux also saves when there are parameters
             saveCursor(certain: parameters.isEmpty)
         case 0x75:  // SCORC (CSI u); tmux also restores when there are parameters
@@ -551,6 +583,7 @@ struct TerminalModel: Sendable {
             penIsUnknown = false
             autowrapOff = false; alternateScreen = false; nonASCIICharset = false; shiftedOut = false
             insertMode = false
+            stateIsDisputed = false
             savedCursor = [nil, nil]
             lastSaved = nil
             defaultTabStops = true

@@ -23,6 +23,9 @@
 //           character after it is drawn as usual and the ZWJ is lost; so is a ZWJ at the end of a
 //           `feed` call. So under this convention the result depends on where writes split.
 //           Invalid UTF-8 draws nothing (tmux 3.3a drops it; a ZWJ before it still joins).
+//           IL/DL as tmux 3.3a (measured): they never move the cursor or clear pending wrap, and
+//           outside the scroll region they shift the rows from the cursor to the screen's bottom
+//           (xterm: nothing outside the region; inside, back to column 0).
 // Everything else follows xterm.
 //
 // Known simplifications (deliberate; tests should not depend on them):
@@ -30,10 +33,12 @@
 // - No insert mode (IRM), no LNM (use `newlineIsCRLF`), no left/right margins (DECLRMM),
 //   no reverse-wrap mode 45, no resize/reflow, no replies (DSR/DA are consumed, nothing answered).
 // - C1 controls are not recognised: raw bytes 0x80–0x9F are invalid UTF-8 (→ U+FFFD) and decoded
-//   scalars U+0080–U+009F are dropped. A byte ≥ 0x80 inside ESC/CSI aborts the sequence and is
-//   re-read as text. ESC inside an OSC string ends it; only ESC \ dispatches it, any other ESC x
+//   scalars U+0080–U+009F are dropped. A byte ≥ 0x80 inside ESC/CSI: `.tmux` ignores it and the
+//   sequence goes on (tmux 3.3a); `.xterm` decodes the UTF-8 character there and reads U+00A0–U+00FF
+//   as the GL byte 0x20–0x7F, while any other character, or invalid UTF-8, ends the sequence
+//   undrawn (xterm 379; measured). ESC inside an OSC string ends it; only ESC \ dispatches it, any other ESC x
 //   discards the OSC and starts a new escape sequence.
-// - Every cursor movement (CR, LF, CUP, CUF, …), erase, ICH/DCH/IL/DL clears pending wrap; HT
+// - Every cursor movement (CR, LF, CUP, CUF, …), erase, ICH/DCH (and IL/DL under .xterm) clears pending wrap; HT
 //   keeps it (TAB at the last column never moves and never wraps).
 // - Width-0 scalars attach to the cell left of the cursor (the last cell in pending wrap, the head
 //   of a wide glyph when that cell is its continuation); at column 0 they are dropped. A cell holds at
@@ -309,6 +314,10 @@ struct VirtualTerminal: Sendable {
     private var utf8Value: UInt32 = 0
     private var utf8Lower: UInt8 = 0x80
     private var utf8Upper: UInt8 = 0xBF
+    /// `.xterm`, inside ESC or CSI: the UTF-8 character being decoded there (bytes still to come,
+    /// value so far); see `startSequenceCharacter`.
+    private var sequenceUTF8Remaining = 0
+    private var sequenceUTF8Value: UInt32 = 0
     private var intermediate: UInt8 = 0
     private var intermediateCount = 0
     private var csiPrefix: UInt8 = 0
@@ -440,11 +449,12 @@ struct VirtualTerminal: Sendable {
             }  // DEL ignored
 
         case .escape, .escapeIntermediate:
+            if sequenceUTF8Remaining > 0 { continueSequenceCharacter(byte); return }
             if byte == 0x18 || byte == 0x1A { state = .ground; return }
             if byte == 0x1B { enterEscape(); return }
             if byte < 0x20 { execute(byte); return }
             if byte == 0x7F { return }
-            if byte >= 0x80 { state = .ground; step(byte); return }
+            if byte >= 0x80 { startSequenceCharacter(byte); return }
             if byte < 0x30 {
                 if intermediateCount == 0 { intermediate = byte }
                 intermediateCount += 1
@@ -454,11 +464,12 @@ struct VirtualTerminal: Sendable {
             escapeDispatch(byte)
 
         case .csiEntry, .csiParam, .csiIntermediate, .csiIgnore:
+            if sequenceUTF8Remaining > 0 { continueSequenceCharacter(byte); return }
             if byte == 0x18 || byte == 0x1A { state = .ground; return }
             if byte == 0x1B { enterEscape(); return }
             if byte < 0x20 { execute(byte); return }
             if byte == 0x7F { return }
-            if byte >= 0x80 { state = .ground; step(byte); return }
+            if byte >= 0x80 { startSequenceCharacter(byte); return }
             csiByte(byte)
 
         case .osc:
@@ -501,6 +512,37 @@ struct VirtualTerminal: Sendable {
         case 0xF1...0xF3: utf8Remaining = 3; utf8Value = UInt32(byte & 0x07)
         case 0xF4: utf8Remaining = 3; utf8Value = 4; utf8Upper = 0x8F
         default: printReplacement()
+        }
+    }
+
+    /// A byte ≥ 0x80 inside ESC or CSI. tmux 3.3a ignores it (the sequence goes on). xterm decodes
+    /// UTF-8 first: a character U+00A0–U+00FF is read as the GL byte 0x20–0x7F; any other, or
+    /// invalid UTF-8 (U+FFFD), ends the sequence and is not drawn (measured in xterm 379).
+    private mutating func startSequenceCharacter(_ byte: UInt8) {
+        guard margin == .xterm else { return }
+        switch byte {
+        case 0xC2...0xDF: sequenceUTF8Remaining = 1; sequenceUTF8Value = UInt32(byte & 0x1F)
+        case 0xE0...0xEF: sequenceUTF8Remaining = 2; sequenceUTF8Value = UInt32(byte & 0x0F)
+        case 0xF0...0xF4: sequenceUTF8Remaining = 3; sequenceUTF8Value = UInt32(byte & 0x07)
+        default: state = .ground
+        }
+    }
+
+    private mutating func continueSequenceCharacter(_ byte: UInt8) {
+        guard byte & 0xC0 == 0x80 else {
+            // Invalid UTF-8: U+FFFD ends the sequence, undrawn; this byte is read again.
+            sequenceUTF8Remaining = 0
+            state = .ground
+            step(byte)
+            return
+        }
+        sequenceUTF8Value = sequenceUTF8Value << 6 | UInt32(byte & 0x3F)
+        sequenceUTF8Remaining -= 1
+        guard sequenceUTF8Remaining == 0 else { return }
+        if sequenceUTF8Value >= 0xA0 && sequenceUTF8Value <= 0xFF {
+            step(UInt8(sequenceUTF8Value - 0x80))
+        } else {
+            state = .ground  // C1 controls included (not modelled)
         }
     }
 
@@ -1033,21 +1075,19 @@ struct VirtualTerminal: Sendable {
             repairWideGlyphs(screenRow)
             pendingWrap = false
         case UInt8(ascii: "L"):  // IL
-            guard screenRow >= scrollTop && screenRow <= scrollBottom else { return }
-            let n = min(count(), scrollBottom - screenRow + 1)
+            guard let bottom = lineEditBottom() else { return }
+            let n = min(count(), bottom - screenRow + 1)
             let blank = blankLine()
-            screen.removeSubrange(scrollBottom - n + 1 ... scrollBottom)
+            screen.removeSubrange(bottom - n + 1 ... bottom)
             screen.insert(contentsOf: repeatElement(blank, count: n), at: screenRow)
-            cursorColumn = 0
-            pendingWrap = false
+            lineEditMovesCursor()
         case UInt8(ascii: "M"):  // DL
-            guard screenRow >= scrollTop && screenRow <= scrollBottom else { return }
-            let n = min(count(), scrollBottom - screenRow + 1)
+            guard let bottom = lineEditBottom() else { return }
+            let n = min(count(), bottom - screenRow + 1)
             let blank = blankLine()
             screen.removeSubrange(screenRow ..< screenRow + n)
-            screen.insert(contentsOf: repeatElement(blank, count: n), at: scrollBottom - n + 1)
-            cursorColumn = 0
-            pendingWrap = false
+            screen.insert(contentsOf: repeatElement(blank, count: n), at: bottom - n + 1)
+            lineEditMovesCursor()
         case UInt8(ascii: "S"): scrollUp(count())    // SU
         case UInt8(ascii: "T"):                      // SD (CSI > T and 5-param mouse form excluded)
             if params.count <= 1 { scrollDown(count()) }
@@ -1074,6 +1114,22 @@ struct VirtualTerminal: Sendable {
         case UInt8(ascii: "u"): if params.count <= 1 && params.first ?? -1 < 0 { restoreCursor() } // SCORC
         default: break  // SM/RM, DSR, DA, window ops, …: ignored
         }
+    }
+
+    /// The last row IL/DL shift, or nil when they do nothing: the scroll region's bottom when the
+    /// cursor is inside it; outside it xterm does nothing, tmux 3.3a shifts down to the screen's
+    /// bottom (measured).
+    private func lineEditBottom() -> Int? {
+        if screenRow >= scrollTop && screenRow <= scrollBottom { return scrollBottom }
+        return margin == .tmux ? rows - 1 : nil
+    }
+
+    /// After IL/DL: xterm returns to the left margin and clears pending wrap; tmux 3.3a leaves the
+    /// cursor and pending wrap as they were (measured).
+    private mutating func lineEditMovesCursor() {
+        guard margin == .xterm else { return }
+        cursorColumn = 0
+        pendingWrap = false
     }
 
     private mutating func setPrivateModes(_ on: Bool) {
