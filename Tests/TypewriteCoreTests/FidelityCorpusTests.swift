@@ -397,6 +397,12 @@ enum FidelityCorpus {
         FidelityCase(name: "SGR with an embedded CR after a repaint (kitty skips it inside a synchronized update)",
                      bytes: B.s("abc" + B.prose + "\r\nabc \(e)[31;\r1mred bold text\(e)[0m\r\n"),
                      chunking: .cuts([3, 40, 90, 94]), widths: [80]),
+        FidelityCase(name: "underline colour (xterm has none: it draws no text after CSI 58:2::255:0:0 m)",
+                     bytes: B.s("plain \(e)[58:2::255:0:0;4munderline colour\(e)[24m after\n" + B.prose + "\n\(e)[0mreset " + B.prose + "\n"),
+                     chunking: .stride(6), widths: [80]),
+        FidelityCase(name: "a C0 control other than a format effector inside CSI (kitty ends the sequence there)",
+                     bytes: B.s("xx \(e)[31\u{15}\u{0}m words\n" + B.prose + "\n\(e)[0mreset " + B.prose + "\n"),
+                     chunking: .stride(6), widths: [80, 10]),
     ] + highBytesInSequences
 
     /// A byte of 0x80 or more inside ESC or CSI, where tmux and xterm part ways: each sequence is
@@ -513,11 +519,12 @@ struct FidelityCorpusTests {
         }
     }
 
-    @Test("after a colon-form underline or a C1 control, the bytes go out as they came until an SGR reset",
-          arguments: ["colon-form underline style", "C1 control written in UTF-8"])
-    func writtenAsTheyCameUntilReset(prefix: String) throws {
+    @Test("after an SGR or a control terminals read differently, the bytes go out as they came until an SGR reset",
+          arguments: [("colon-form underline style", "\u{1B}[4:3m"), ("C1 control written in UTF-8", "\u{9B}"),
+                      ("underline colour", "\u{1B}[58:2::255:0:0;4m"), ("a C0 control other than", "\u{1B}[31\u{15}\u{0}m")])
+    func writtenAsTheyCameUntilReset(prefix: String, triggerText: String) throws {
         let c = try #require(FidelityCorpus.cases.first { $0.name.hasPrefix(prefix) })
-        let trigger: [UInt8] = prefix.hasPrefix("colon") ? Array("\u{1B}[4:3m".utf8) : [0xC2, 0x9B]
+        let trigger = Array(triggerText.utf8)
         let reset = Array("\u{1B}[0m".utf8)
         let inStart = try #require(Self.find(trigger, in: c.bytes))
         let inEnd = try #require(Self.find(reset, in: c.bytes))

@@ -134,9 +134,14 @@ public struct GraphicRendition: Hashable, Sendable {
                 // terminals (tmux ignores `38:2::1::3`, reads `38;2;1;;3` as bold, reset, italic,
                 // and `38;5;` as the default colour; xterm reads empty values as 0): ambiguous.
                 let slot: Slot = code == 38 ? .foreground : code == 48 ? .background : .underlineColor
+                // xterm has no underline colour: it reads `58;5;9` as 58 (ignored), blink and strike,
+                // and draws no text after `58:2::255:0:0` (xterm 379), where kitty, VTE and tmux set
+                // the colour. Every form of 58 is one terminals read differently.
+                if code == 58 { outcome.ambiguous = true }
                 if p.utf8.contains(0x3A) {  // ":"
                     if Self.parsedColor(p) != nil { set(slot, p) } else { outcome.ambiguous = true }
                 } else {
+                    if code == 58 { consumptionUnsure = true }
                     let kind = i + 1 < params.count ? params[i + 1] : ""
                     let take = kind == "5" ? 2 : kind == "2" ? 4 : (i + 1 < params.count ? 1 : 0)
                     let end = min(params.count - 1, i + take)

@@ -266,6 +266,22 @@ struct TerminalModel: Sendable {
     /// parser executes a C0 control met inside ESC or CSI and the sequence goes on (`ESC NUL [ ? 7 l`
     /// is still DECRST 7). DEL inside is ignored by that parser; not all terminals are known to, so
     /// the column is forgotten.
+    /// Whether `bytes` (a sequence, from its ESC) holds a C0 control other than the format
+    /// effectors BS, TAB, LF, VT, FF and CR. xterm runs any C0 control inside ESC or CSI and goes on
+    /// with the sequence (the VT500 parser), kitty 0.26 runs those six the same way but ends the
+    /// sequence at others (`ESC [ 31 NAK NUL m` leaves the pen as it was and draws `m`).
+    static func hasDisputedControls(_ bytes: ArraySlice<UInt8>) -> Bool {
+        bytes.dropFirst().contains { ($0 < 0x08 || (0x0E...0x1F).contains($0)) && $0 != 0x1B }
+    }
+
+    /// A sequence terminals may have read in different ways: its effect on the pen and the cursor
+    /// is not known (the pen until an SGR reset, the column until CR or an absolute move).
+    private mutating func disputeSequence() {
+        penIsUnknown = true
+        forgetColumn()
+        forgetRow()
+    }
+
     private mutating func runEmbeddedControls(_ bytes: ArraySlice<UInt8>) {
         for byte in bytes.dropFirst() where byte < 0x20 || byte == 0x7F {
             if byte == 0x7F { forgetColumn(); continue }
@@ -295,6 +311,7 @@ struct TerminalModel: Sendable {
         if hasControls { runEmbeddedControls(bytes) }
         let (next, outcome) = pen(afterSGR: Self.csiParameters(bytes, hasControls: hasControls))
         take(pen: next, outcome: outcome)
+        if hasControls && Self.hasDisputedControls(bytes) { disputeSequence() }
     }
 
     /// An SGR took effect that `pen(afterSGR:)` read as `next` with `outcome`: a reset makes the
@@ -379,12 +396,14 @@ struct TerminalModel: Sendable {
             }
             guard !intermediates else { forgetColumn(); return }
             csi(final: final, privateMarker: marker, parameters: Self.csiParameters(bytes, hasControls: controls))
+            if controls && Self.hasDisputedControls(bytes) { disputeSequence() }
         case .escape(let final, let intermediate):
             // A C0 control inside the sequence was run by the terminal (a CR moves the cursor).
             let controls = bytes.dropFirst().contains(where: { $0 < 0x20 || $0 == 0x7F })
             if controls { runEmbeddedControls(bytes) }
             escape(final: final, intermediate: intermediate)
             if controls { forgetColumn() }
+            if controls && Self.hasDisputedControls(bytes) { disputeSequence() }
         case .operatingSystemCommand:
             let body = bytes.dropFirst(2)
             if body.starts(with: [0x38, 0x3B]) {  // "8;params;URI"
