@@ -99,47 +99,55 @@ struct SnapshotStage: Sendable {
     /// cluster's width is uncertain or something other than text and LF is in the way.
     static func cursorRow(_ text: [UInt8], from lineStart: Int, to end: Int, columns: Int) -> Int? {
         guard columns > 0, lineStart <= end, end <= text.count else { return nil }
-        var cursor = Cursor()
-        for character in String(decoding: text[lineStart..<end], as: UTF8.self) {
-            guard cursor.advance(over: character, columns: columns) else { return nil }
-        }
-        return cursor.row
+        return follow(text[lineStart..<end], columns: columns, target: nil)?.end.row
     }
 
-    /// Where the cursor stands as text is written from column 0 of a row: LF returns to column 0
-    /// of the next row (ONLCR), a cluster that does not fit wraps, and writing the last column
-    /// leaves the cursor in pending wrap on the row it filled (ECMA-48 with xterm's autowrap).
-    struct Cursor {
-        var row = 0, column = 0
-        var pendingWrap = false
+    /// Where the cursor stands: its row (0 = the row the text starts on), its column (`columns`
+    /// itself in pending wrap) and whether it is in pending wrap.
+    struct Position { var row: Int, column: Int, pendingWrap: Bool }
 
-        /// Moves over `character`; false (and unchanged) when its width is uncertain.
-        mutating func advance(over character: Character, columns: Int) -> Bool {
-            if character == "\n" {
-                row += 1
-                column = 0
-                pendingWrap = false
-                return true
-            }
-            guard let width = SnapshotStage.certainWidth(character, columns: columns) else { return false }
-            if pendingWrap || column + width > columns {
-                row += 1
-                column = 0
-                pendingWrap = false
-            }
-            column += width
-            if column >= columns { pendingWrap = true }
-            return true
+    /// Follows `text` written from column 0 of a row with the one `TerminalModel` (the tokens of
+    /// the one `Tokenizer`): LF returns to column 0 of the next row (ONLCR), a cluster that does not
+    /// fit wraps, and writing the last column leaves the cursor in pending wrap on the row it filled.
+    /// Returns where the cursor ends and where it stood before the byte at offset `target` (counted
+    /// from the start of `text`) was written; nil when anything but printable text of certain width
+    /// and LF is in the way.
+    private static func follow(_ text: ArraySlice<UInt8>, columns: Int, target: Int?) -> (end: Position, atTarget: Position?)? {
+        var store = ByteStore()
+        store.append(contentsOf: text)
+        var tokenizer = Tokenizer()
+        var queue = TokenQueue()
+        tokenizer.finish(store, into: &queue)
+        var model = TerminalModel(columns: columns, countsRows: true)
+        var atTarget: Position?
+        func position() -> Position? {
+            guard let row = model.row, let column = model.column else { return nil }
+            return Position(row: row, column: column, pendingWrap: model.pendingWrap)
         }
-    }
-
-    /// The cell width of a printable cluster when terminals agree on it and it fits a row.
-    fileprivate static func certainWidth(_ character: Character, columns: Int) -> Int? {
-        guard let scalar = character.unicodeScalars.first, scalar.value >= 0x20, scalar.value != 0x7F,
-              !(0x80...0x9F).contains(scalar.value) else { return nil }
-        let width = CellWidth.measure(character.unicodeScalars)
-        guard width.isCertain, width.cells > 0, width.cells <= columns else { return nil }
-        return width.cells
+        while !queue.isEmpty {
+            let token = queue.removeFirst()
+            switch token {
+            case .text(let start, let count):
+                if let target, target >= start, target < start + count {
+                    model.drawText(count: target - start)
+                    atTarget = position()
+                    model.drawText(count: count - (target - start))
+                } else {
+                    model.drawText(count: count)
+                }
+            case .cluster(let start, _, let width, let certain):
+                guard certain, width > 0, width <= columns else { return nil }
+                if start == target { atTarget = position() }
+                model.draw(width: width)
+            case .control(let start, 0x0A):
+                if start == target { atTarget = position() }
+                model.control(0x0A)
+            default:
+                return nil
+            }
+        }
+        guard let end = position() else { return nil }
+        return (end, atTarget)
     }
 
     /// The byte offset where `a` and `b` first differ, moved back to the start of the grapheme
@@ -174,26 +182,21 @@ struct SnapshotStage: Sendable {
     /// the cursor can be put back on the next row only for a printable character.
     static func moves(_ text: [UInt8], from lineStart: Int, to target: Int, columns: Int, rows: Int,
                       newTextStartsWithLF: Bool = false) -> (bytes: [UInt8], up: Int, targetRow: Int)? {
-        guard columns > 0, rows > 0 else { return nil }
-        var cursor = Cursor()
+        guard columns > 0, rows > 0, lineStart <= target, target <= text.count else { return nil }
+        guard let walk = follow(text[lineStart...], columns: columns, target: target - lineStart) else { return nil }
         var targetCell: (row: Int, column: Int)?
-        var offset = lineStart
-        for character in String(decoding: text[lineStart...], as: UTF8.self) {
-            if offset == target {
-                // Where the cursor stood before the cluster was written: the new text may fit
-                // where the old one wrapped (a wide character that did not fit). From pending
-                // wrap a printable character always starts the next row; an LF would not.
-                if cursor.pendingWrap {
-                    if character == "\n" || newTextStartsWithLF { return nil }
-                    targetCell = (cursor.row + 1, 0)
-                } else {
-                    targetCell = (cursor.row, cursor.column)
-                }
+        if let at = walk.atTarget {
+            // Where the cursor stood before the cluster was written: the new text may fit where
+            // the old one wrapped (a wide character that did not fit). From pending wrap a
+            // printable character always starts the next row; an LF would not.
+            if at.pendingWrap {
+                if text[target] == 0x0A || newTextStartsWithLF { return nil }
+                targetCell = (at.row + 1, 0)
+            } else {
+                targetCell = (at.row, at.column)
             }
-            guard cursor.advance(over: character, columns: columns) else { return nil }
-            offset += character.utf8.count
         }
-        let (row, column, pendingWrap) = (cursor.row, cursor.column, cursor.pendingWrap)
+        let (row, column, pendingWrap) = (walk.end.row, walk.end.column, walk.end.pendingWrap)
         if targetCell == nil && target == text.count {
             // The change begins after the last character: where the next one is drawn.
             if pendingWrap && newTextStartsWithLF { return nil }
