@@ -61,7 +61,6 @@ struct TimestampStage {
     mutating func process(_ bytes: some Collection<UInt8>, at time: Seconds) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count + 32)
-        if line == .start && lineTime == nil && !bytes.isEmpty { lineTime = time }
         store.append(contentsOf: bytes)
         tokenizer.scan(store, into: &queue)
         drain(at: time, into: &out)
