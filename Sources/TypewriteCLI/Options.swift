@@ -47,6 +47,8 @@ public struct OptionSpec: Sendable {
                    summary: "input format: raw text, a model stream (sse, ndjson), or auto; default raw"),
         OptionSpec(long: "thinking", short: nil, value: .required(name: "WHEN", choices: ["hide", "dim", "show"]),
                    summary: "a decoded stream's reasoning: hide, dim, show (before the answer); default hide"),
+        OptionSpec(long: "markdown", short: nil, value: .optional(name: "WHEN", choices: ["auto", "always", "never"]),
+                   summary: "highlight markdown, keeping every character: auto (decoded model streams), always, never"),
         OptionSpec(long: "timestamps", short: nil, value: .optional(name: "FORMAT", choices: []),
                    summary: "start each line with the time it arrived (strftime FORMAT, default %H:%M:%S)"),
         OptionSpec(long: "collapse", short: nil, value: .optional(name: "N", choices: []),
@@ -87,6 +89,9 @@ public struct Options: Sendable, Equatable {
     public var collapseLines: Int?
     public var moreLabel = "Read more"
     public var lessLabel = "Show less"
+    /// --markdown: `.auto` highlights decoded model answers, `.always` raw text too (bare: always).
+    public var markdown = When.auto
+
     /// --query-colors: `.auto` asks the terminal when the fade uses colour, `.never` assumes.
     public var queryColors = When.auto
     /// Whether --query-colors was given (an option beats TYPEWRITE_QUERY_COLORS).
@@ -232,6 +237,7 @@ extension Options {
             }
         case "more-label": moreLabel = v
         case "less-label": lessLabel = v
+        case "markdown": markdown = value.flatMap(When.init(rawValue:)) ?? .always
         case "query-colors": queryColors = value.flatMap(When.init(rawValue:)) ?? .auto; queryColorsGiven = true
         case "ambiguous-wide": ambiguousIsWide = true
         case "demo": demo = true

@@ -48,6 +48,9 @@ public enum Runner {
         var settings = SessionSettings(mode: .plain, format: options.format, thinking: options.thinking,
                                        suggestsFormat: capabilities.animates && outputIsTerminal,
                                        timestampFormat: options.timestampFormat)
+        // Markdown only where typewrite writes escape sequences of its own (never in plain mode),
+        // and not under the timestamps' prefixes, which are not part of the answer.
+        settings.markdown = capabilities.allowsAttributes && options.timestampFormat == nil ? options.markdown : .never
         var setup = PollDriver.Setup(inputs: options.demo ? [.demo(DemoScript())] : (options.files.isEmpty ? ["-"] : options.files).map { .file($0) })
         if capabilities.animates {
             // Recording (--animate=always to a file or pipe): assume a terminal of COLUMNS cells.
@@ -84,6 +87,12 @@ public enum Runner {
         var session = Session(settings: settings)
         var driver = PollDriver(setup)
         let outcome = driver.run(&session)
+        if let path = environment["TYPEWRITE_MARKDOWN_STATS"], !path.isEmpty, let stats = session.markdownStatistics {
+            // For the benchmark: how often settled cells were restyled.
+            let json = "{\"characters\": \(stats.characters), \"restyledCells\": \(stats.restyledCells), "
+                + "\"restyledOffScreen\": \(stats.restyledOffScreen)}\n"
+            try? System.writeFile(path, Array(json.utf8))
+        }
         if let keyboard = setup.keyboard { System.closeDescriptor(keyboard) }
         switch outcome {
         case .finished(let failed):

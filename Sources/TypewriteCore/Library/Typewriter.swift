@@ -48,6 +48,11 @@ public final class Typewriter: @unchecked Sendable {
         public var format: StreamFormat = .raw
         /// What a decoded stream's reasoning does: hidden (the default), dimmed, or shown.
         public var thinking: ThinkingDisplay = .hide
+        /// When to highlight markdown (`MarkdownAppearance`), keeping every character in its
+        /// cell: `.auto` (the default) a decoded model answer (`format` other than `.raw`),
+        /// `.always` any text, `.never` none. Only when animated; with colours, or with
+        /// attributes only under `NO_COLOR`.
+        public var markdown: When = .auto
         /// The terminal's colours, if the host knows them (for example from its own OSC 10/11
         /// query): the fade runs from this background to this foreground. Nil: assumed from
         /// `COLORFGBG`, else a dark background.
@@ -120,13 +125,16 @@ public final class Typewriter: @unchecked Sendable {
             if let colors = settings.terminalColors {
                 if let background = colors.background { configuration.background = background }
                 if let foreground = colors.foreground { configuration.foreground = foreground }
+                configuration.palette = colors.palette
             }
             mode = .animated(configuration)
             movesCursor = size != nil && capabilities.colorDepth != .none && configuration.newlineReturnsCarriage
         }
         self.movesCursor = movesCursor
         lastColumns = size?.columns
-        session = Session(settings: SessionSettings(mode: mode, format: settings.format, thinking: settings.thinking))
+        var sessionSettings = SessionSettings(mode: mode, format: settings.format, thinking: settings.thinking)
+        sessionSettings.markdown = capabilities.allowsAttributes ? settings.markdown : .never
+        session = Session(settings: sessionSettings)
     }
 
     /// Whether the text is animated (false: plain text, at once).
@@ -179,6 +187,11 @@ public final class Typewriter: @unchecked Sendable {
             var out = SessionOutput()
             let now = timer.now()
             if needsSettling { session.settleNow(at: now, into: &out) }
+            switch update {
+            case .rewritten(let offset): session.restartMarkdown(after: bytes[..<offset])
+            case .appendedBelow(let lineStart): session.restartMarkdown(after: bytes[..<lineStart])
+            default: break
+            }
             if !text.isEmpty { session.receive(text, at: now, into: &out) }
             flush(out)
             return update

@@ -188,6 +188,14 @@ public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
 
     package static func closeDescriptor(_ fd: Int32) { _ = close(fd) }
 
+    /// Replaces the file at `path` with `bytes` (created with mode 0644 when new).
+    package static func writeFile(_ path: String, _ bytes: [UInt8]) throws(SystemError) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw SystemError.current }
+        defer { close(fd) }
+        try writeAll(fd, bytes)
+    }
+
     /// The `O_NONBLOCK` flag of `fd`'s open file description (`fcntl(F_GETFL)`).
     package static func isNonBlocking(_ fd: Int32) -> Bool {
         let flags = fcntl(fd, F_GETFL)

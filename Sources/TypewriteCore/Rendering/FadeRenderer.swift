@@ -32,6 +32,14 @@ public struct FadeConfiguration: Sendable {
     /// Ignored when `maximumLag` is infinite (a strict typewriter waits instead). Default 16 MiB,
     /// under the point where the reader stops reading, so that a flood never makes the producer wait.
     public var memoryLimit: Int? = 16 << 20
+    /// Whether the text is markdown to highlight from its first byte (`MarkdownAppearance`); a
+    /// renderer can also start later, with `startMarkdown()`.
+    public var highlightsMarkdown = false
+    /// Whether markdown styles may use colours (false under `NO_COLOR`: attributes only).
+    public var markdownUsesColor = true
+    /// Palette entries as the terminal reported them (OSC 4), which colours fade toward; entries
+    /// not reported fade toward xterm's defaults.
+    public var palette: [UInt8: RGB] = [:]
 
     public init() {}
 }
@@ -91,6 +99,16 @@ public struct FadeRenderer: Sendable {
     private var penIDs: [GraphicRendition: Int] = [GraphicRendition(): 0]
     private var inputPenID = 0
 
+    /// Markdown highlighting, when on: the looks of the text and where it was drawn.
+    private var markdown: MarkdownLayer?
+    /// Styled pens by input pen number and look, with their numbers.
+    private var styledPens: [Int: (pen: GraphicRendition, id: Int)] = [:]
+    /// A CR was written and nothing since: text drawn now overwrites the row.
+    private var returnedCarriage = false
+    /// Whether restyled cells may be repainted by moving the cursor (not after a signal, when
+    /// the tty may have echoed `^C`).
+    private var restylesMayMove = true
+
     /// Cells on the current row, from the oldest one not yet settled to the cursor.
     private var cells: [Cell] = []
     private var cellBytes: [UInt8] = []
@@ -116,7 +134,12 @@ public struct FadeRenderer: Sendable {
         var level: Int
         var from: RGB
         var to: RGB
+        /// Input offset of the cluster's first byte.
+        var start: Int
     }
+
+    /// A cell code no ramp step has: the cell is painted again whatever its level.
+    private static let repaintCode: ColorRamp.Code = -2
 
     /// Widest terminal typewrite models, in cells; a wider (or absurd) width counts as unknown.
     static let maximumColumns = 10_000
@@ -144,6 +167,162 @@ public struct FadeRenderer: Sendable {
         self.model = TerminalModel(columns: configuration.columns.flatMap { $0 > 0 && $0 <= Self.maximumColumns ? $0 : nil },
                                    newlineReturnsCarriage: configuration.newlineReturnsCarriage)
         self.rows = configuration.rows.flatMap { $0 > 0 && $0 <= Self.maximumColumns ? $0 : nil }
+        if configuration.highlightsMarkdown { startMarkdown() }
+    }
+
+    // MARK: Markdown
+
+    /// Highlights the text from here on as markdown (CommonMark 0.31.2 + GFM, `MarkdownHighlighter`):
+    /// every character keeps its cell, and default-coloured text takes the look of its role
+    /// (`MarkdownAppearance`), fading toward it. Restyles repaint cells still on the screen.
+    public mutating func startMarkdown() {
+        guard markdown == nil else { return }
+        var layer = MarkdownLayer(colors: configuration.markdownUsesColor && configuration.colorDepth != .none)
+        layer.skip(to: queue.endOffset)
+        markdown = layer
+        model.startCountingRows()
+    }
+
+    /// The text from here on is a markdown document of its own (a model's reasoning before its
+    /// answer): what the one before left open ends here.
+    public mutating func startMarkdownDocument() {
+        feedMarkdown()
+        markdown?.startDocument()
+    }
+
+    /// The text from here on continues `context` instead of what was received before it (a
+    /// snapshot rewrote its tail): the highlighter starts again, reading `context` first.
+    public mutating func restartMarkdownDocument(after context: some Collection<UInt8>) {
+        feedMarkdown()
+        markdown?.startDocument(after: context)
+    }
+
+    /// Whether markdown highlighting is on.
+    public var highlightsMarkdown: Bool { markdown != nil }
+
+    /// For the benchmark: clusters written, clusters repainted in a new look, and restyled bytes
+    /// that could not be repainted (scrolled off, or where their place was not certain); nil
+    /// when markdown highlighting is off.
+    public var markdownStatistics: (characters: Int, restyledCells: Int, restyledOffScreen: Int)? {
+        markdown.map { (pacing.received, $0.restyledCells, $0.restyledOffScreen) }
+    }
+
+    /// Feeds the text tokenized since the last call to the highlighter (escape sequences left out).
+    private mutating func feedMarkdown() {
+        guard markdown != nil else { return }
+        let from = markdown!.fedEnd, end = queue.endOffset
+        guard end > from else { return }
+        var skip: [Range<Int>] = []
+        queue.forEachFromNewest { token in
+            guard token.start >= from else { return false }
+            if case .sequence(let s, let n, _) = token { skip.append(s..<(s + n)) }
+            return true
+        }
+        markdown!.feed(store, to: end, skipping: skip.reversed())
+    }
+
+    /// The pen the cluster at input offset `start` is drawn in, its number, and its look: the
+    /// input's pen, with the markdown look on top when the input's colours are the default ones.
+    private mutating func drawingPen(at start: Int) -> (pen: GraphicRendition, id: Int, look: UInt8) {
+        guard let markdown, inputPen.hasDefaultColors, !penIsUnknown else { return (inputPen, inputPenID, 0) }
+        let look = markdown.look(at: start)
+        let (pen, id) = styledPen(inputPen, id: inputPenID, look: look)
+        return (pen, id, look)
+    }
+
+    private mutating func styledPen(_ base: GraphicRendition, id baseID: Int, look: UInt8) -> (GraphicRendition, Int) {
+        guard look != 0, let markdown else { return (base, baseID) }
+        let key = baseID << 8 | Int(look)
+        if baseID >= 0, let hit = styledPens[key] { return hit }
+        var pen = base
+        pen.apply(parameters: markdown.lookParameters[Int(look)].utf8)
+        let result = (pen, penID(pen))
+        if baseID >= 0 { styledPens[key] = result }
+        return result
+    }
+
+    /// Remembers where a cluster was drawn (before the model draws it), for repainting it when
+    /// its look changes.
+    private mutating func notePainted(start: Int, bytes: ArraySlice<UInt8>, column c: Int, width: Int, look: UInt8) {
+        guard markdown != nil, inputPen.hasDefaultColors, !penIsUnknown, model.allowsRepaint else { return }
+        if returnedCarriage, let row = model.row { markdown!.forgetRow(row) }
+        returnedCarriage = false
+        if model.row == nil {
+            markdown!.forgetPainted()
+            model.startCountingRows()
+        }
+        markdown!.note(start: start, bytes: bytes, row: model.row!, column: c, width: width, pen: inputPen, look: look)
+    }
+
+    /// The cursor went down a row: forget the clusters on rows that may have scrolled off.
+    private mutating func forgetScrolledRows() {
+        guard markdown != nil else { return }
+        guard let row = model.row else { markdown!.forgetPainted(); return }
+        markdown!.forgetRows(before: rows.map { row - ($0 - 1) } ?? row)
+    }
+
+    /// Repaints the clusters on the screen whose look changed: up to each row (CUU, CUD), to its
+    /// column (CHA), in the new look, and back to where the cursor was. Restyles that cannot be
+    /// repainted (the cursor's place is not known, or the row may have scrolled off) are dropped.
+    private mutating func repaintRestyled(into out: inout [UInt8]) {
+        guard markdown?.hasRestyles == true else { return }
+        let restyled = markdown!.takeRestyles()
+        guard let row = model.row, let width = columns, var column, restylesMayMove, model.allowsRepaint else {
+            markdown!.restyledOffScreen += restyled.count
+            return
+        }
+        // In pending wrap, the cursor goes back there by drawing the last cell again.
+        var last: MarkdownLayer.Painted?
+        if pendingWrap {
+            guard let p = markdown!.lastPainted, p.row == row, p.column + p.width == width else {
+                markdown!.restyledOffScreen += restyled.count
+                return
+            }
+            last = p
+            column = p.column
+        }
+        var atRow = row, atColumn: Int? = column
+        for cluster in restyled {
+            let up = row - cluster.row
+            guard up >= 0, up < (rows ?? 1) else { markdown!.restyledOffScreen += 1; continue }
+            if let i = cells.firstIndex(where: { $0.start == cluster.start && $0.column == cluster.column }), up == 0 {
+                // Still fading: it fades toward its new look from the step it has reached.
+                let (pen, _) = styledPen(cluster.pen, id: penID(cluster.pen), look: cluster.wanted)
+                cells[i].pen = pen
+                cells[i].from = rgb(of: pen.background) ?? configuration.background
+                cells[i].to = rgb(of: pen.foreground) ?? configuration.foreground
+                cells[i].code = Self.repaintCode
+                markdown!.restyledCells += 1
+                continue
+            }
+            moveRows(from: atRow, to: cluster.row, into: &out)
+            atRow = cluster.row
+            if atColumn != cluster.column { Self.appendCSI(&out, cluster.column + 1, final: 0x47, always: true) }  // CHA
+            let (pen, _) = styledPen(cluster.pen, id: penID(cluster.pen), look: cluster.wanted)
+            setPen(pen, into: &out)
+            out.append(contentsOf: markdown!.bytes(of: cluster))
+            atColumn = cluster.column + cluster.width < width ? cluster.column + cluster.width : nil
+            if cluster.row == row { forgetRowContent(cluster.column..<(cluster.column + cluster.width)) }
+            markdown!.restyledCells += 1
+            frameMovedCursor = true
+        }
+        guard frameMovedCursor else { return }
+        moveRows(from: atRow, to: row, into: &out)
+        if atColumn != column { Self.appendCSI(&out, column + 1, final: 0x47, always: true) }
+        if let last {
+            let (pen, _) = styledPen(last.pen, id: penID(last.pen), look: last.drawn)
+            setPen(pen, into: &out)
+            out.append(contentsOf: markdown!.bytes(of: last))
+        }
+    }
+
+    private func moveRows(from: Int, to: Int, into out: inout [UInt8]) {
+        if to < from { Self.appendCSI(&out, from - to, final: 0x41) }  // CUU
+        if to > from { Self.appendCSI(&out, to - from, final: 0x42) }  // CUD
+    }
+
+    private mutating func forgetRowContent(_ columns: Range<Int>) {
+        for c in columns where c < rowContent.count { rowContent[c] = 0 }
     }
 
     // MARK: Input side
@@ -153,6 +332,7 @@ public struct FadeRenderer: Sendable {
         let tokensBefore = queue.storedBytes
         store.append(contentsOf: bytes)
         let clusters = tokenizer.scan(store, into: &queue)
+        feedMarkdown()
         noteReadBoundary()
         pacing.receive(clusters, at: time)
         noteArrival(clusters, at: time)
@@ -164,6 +344,8 @@ public struct FadeRenderer: Sendable {
     /// End of input at `time`: anything held back (an incomplete sequence) passes through verbatim.
     public mutating func endInput(at time: Seconds) {
         let clusters = tokenizer.finish(store, into: &queue)
+        feedMarkdown()
+        markdown?.finish()
         noteReadBoundary()
         pacing.receive(clusters, at: time)
         noteArrival(clusters, at: time)
@@ -217,7 +399,9 @@ public struct FadeRenderer: Sendable {
     }
 
     /// Whether frames are still needed: clusters waiting or cells fading.
-    public var isAnimating: Bool { !queue.isEmpty || cells.contains { $0.code != ColorRamp.settled } }
+    public var isAnimating: Bool {
+        !queue.isEmpty || cells.contains { $0.code != ColorRamp.settled } || markdown?.hasRestyles == true
+    }
 
     /// Whether input has ended and everything has been written and settled.
     public var isFinished: Bool { inputEnded && !isAnimating }
@@ -369,8 +553,10 @@ public struct FadeRenderer: Sendable {
             cellBytes.removeAll(keepingCapacity: true)
         }
         absoluteMoves = true
+        restylesMayMove = !echoMayHaveMoved
         render(front: .infinity, finishing: true, settledUpTo: 0, into: &out)
         absoluteMoves = false
+        restylesMayMove = true
         pacing.settleNow()
     }
 
@@ -387,6 +573,8 @@ public struct FadeRenderer: Sendable {
         let valid = newColumns.flatMap { $0 > 0 && $0 <= Self.maximumColumns ? $0 : nil }
         if let c = column, let old = columns, let new = valid, !model.rowWrapped, !pendingWrap, c < old - 1, c < new - 1 {
             model.columns = new
+            // Rows above may have been reflowed: only the cursor's row is still where it was.
+            if let row = model.row { markdown?.forgetRows(before: row) }
             return
         }
         // The terminal may have reflowed the row (tmux, kitty, VTE), so the cells can no longer be
@@ -396,6 +584,7 @@ public struct FadeRenderer: Sendable {
         restorePen(into: &out)
         model.columns = valid
         forgetColumn()
+        markdown?.forgetPainted()
     }
 
     /// Resets the terminal's SGR state (`CSI 0 m`) before typewrite stops (SIGTSTP); the input's
@@ -412,12 +601,14 @@ public struct FadeRenderer: Sendable {
     public mutating func useTerminalColors(_ colors: TerminalColors) {
         if let background = colors.background { configuration.background = background }
         if let foreground = colors.foreground { configuration.foreground = foreground }
+        configuration.palette.merge(colors.palette) { _, reported in reported }
     }
 
     /// Something else moved the cursor (the job was stopped and continued): forget the column.
     public mutating func forgetCursor(into out: inout [UInt8]) {
         snap(into: &out)
         model.cursorMovedElsewhere()
+        markdown?.forgetPainted()
     }
 
     /// Writes the clusters due at `front` (all with `finishing`), those before `settledUpTo` settled.
@@ -426,6 +617,7 @@ public struct FadeRenderer: Sendable {
         frameMovedCursor = false
         frameStart = start
         frameSynchronized = false
+        repaintRestyled(into: &out)
         repaint(front: front, into: &out)
         let target = finishing ? pacing.received : max(settledUpTo, pacing.revealedCount(front: front))
         let settledEdge = finishing ? pacing.received : max(settledUpTo, pacing.settledCount(front: front))
@@ -464,7 +656,7 @@ public struct FadeRenderer: Sendable {
                 if joining && store[s] < 0x80 { joining = false; joinerBoundary = nil }
                 guard joining || revealed < target else { break loop }
                 // Joined to the ZWJ (tmux: no cell of its own) or not (xterm): its width is uncertain.
-                writeCluster(store[s..<(s + n)], width: width, certain: certain && !joining, index: revealed,
+                writeCluster(store[s..<(s + n)], start: s, width: width, certain: certain && !joining, index: revealed,
                              opacity: joining || revealed < settledEdge ? 1 : pacing.opacity(ofClusterAt: revealed, front: front),
                              into: &out)
                 revealed += 1
@@ -475,7 +667,7 @@ public struct FadeRenderer: Sendable {
                 // It arrived in a later read than the token before it: a write of its own, as with
                 // cat (tmux joins a ZWJ only within one read).
                 if !finishing && queue.count < tokensAtStart { break loop }
-                extend(store[s..<(s + n)], width: width, certain: certain, into: &out)
+                extend(store[s..<(s + n)], start: s, width: width, certain: certain, into: &out)
                 _ = queue.removeFirst()
                 if endsInJoiner(s, n) { joinerBoundary = readBoundary(atOrAfter: s + n); joinerWriteStart = out.count - n }
             case .control(_, let byte):
@@ -503,10 +695,16 @@ public struct FadeRenderer: Sendable {
                 }
                 out.append(contentsOf: store[s..<(s + n)])
                 model.apply(token, store)
+                markdown?.forgetPainted()
                 _ = queue.removeFirst()
             }
         }
         if finishing { snap(into: &out) }
+        if markdown != nil {
+            markdown!.writtenEnd = writtenOffset
+            markdown!.discardLooks(before: writtenOffset)
+            repaintRestyled(into: &out)
+        }
         restorePen(into: &out)
         if frameMovedCursor && !frameSynchronized && out.count > start {
             out.insert(contentsOf: Self.synchronizedOutputBegin, at: start)
@@ -528,9 +726,9 @@ public struct FadeRenderer: Sendable {
     private var hasFadingCells: Bool { cells.contains { $0.code != ColorRamp.settled } }
 
     /// Whether a new cell may fade at all in the current state.
-    private var canFade: Bool {
-        configuration.colorDepth != .none && model.allowsRepaint && inputPen.allowsFade
-            && !(configuration.colorDepth != .trueColor && inputPen.usesTrueColor)  // the cheap test first
+    private func canFade(_ pen: GraphicRendition) -> Bool {
+        configuration.colorDepth != .none && model.allowsRepaint && pen.allowsFade
+            && !(configuration.colorDepth != .trueColor && pen.usesTrueColor)  // the cheap test first
     }
 
     // MARK: Writing cells
@@ -539,7 +737,7 @@ public struct FadeRenderer: Sendable {
         var s = start
         var remaining = count
         // Clusters already past the soft edge are written in bulk, settled.
-        let settled = min(remaining, max(0, settledEdge - revealed))
+        let settled = markdown != nil ? 0 : min(remaining, max(0, settledEdge - revealed))
         if settled > 0 {
             if hasFadingCells { snap(into: &out) }
             if !cells.isEmpty {
@@ -554,8 +752,9 @@ public struct FadeRenderer: Sendable {
             revealed += settled
         }
         for i in 0..<remaining {
-            let opacity = pacing.opacity(ofClusterAt: revealed, front: front)
-            writeCluster(store[(s + i)..<(s + i + 1)], width: 1, certain: true, index: revealed, opacity: opacity, into: &out)
+            let opacity = revealed < settledEdge ? 1 : pacing.opacity(ofClusterAt: revealed, front: front)
+            writeCluster(store[(s + i)..<(s + i + 1)], start: s + i, width: 1, certain: true, index: revealed, opacity: opacity,
+                         into: &out)
             revealed += 1
         }
     }
@@ -564,7 +763,7 @@ public struct FadeRenderer: Sendable {
     /// scroll off unseen), while nothing fades and the pen is the input's. Each LF ends at column 0
     /// (the tty's ONLCR), so no per-line bookkeeping is needed. Returns whether it wrote any.
     private mutating func writeSettledLines(upTo settledEdge: Int, byteLimit: Int, into out: inout [UInt8]) -> Bool {
-        guard cells.isEmpty, columns != nil, configuration.newlineReturnsCarriage, !model.autowrapOff, !penIsUnknown,
+        guard cells.isEmpty, markdown == nil, columns != nil, configuration.newlineReturnsCarriage, !model.autowrapOff, !penIsUnknown,
               terminalPen == inputPen,
               let lines = queue.removeLines(clusterLimit: settledEdge - revealed, byteLimit: max(byteLimit, 1)) else { return false }
         out.append(contentsOf: store[lines.bytes])
@@ -598,17 +797,18 @@ public struct FadeRenderer: Sendable {
         }
     }
 
-    private mutating func writeCluster(_ bytes: ArraySlice<UInt8>, width: Int, certain: Bool, index: Int, opacity: Double,
-                                       into out: inout [UInt8]) {
+    private mutating func writeCluster(_ bytes: ArraySlice<UInt8>, start: Int, width: Int, certain: Bool, index: Int,
+                                       opacity: Double, into out: inout [UInt8]) {
+        let (pen, drawnPenID, look) = drawingPen(at: start)
         guard let columnsNow = columns, var c = column else {
-            restorePen(into: &out)
+            setPen(pen, into: &out)
             out.append(contentsOf: bytes)
             if certain { model.draw(width: width) } else { model.drawUncertain(width: width) }
             return
         }
         if !certain || width == 0 {
             snap(into: &out)
-            restorePen(into: &out)
+            setPen(pen, into: &out)
             out.append(contentsOf: bytes)
             if !certain { model.drawUncertain(width: width) }
             return
@@ -621,20 +821,22 @@ public struct FadeRenderer: Sendable {
             pendingWrap = false
             c = 0
             column = 0
+            forgetScrolledRows()
             if width > columnsNow {
-                restorePen(into: &out)
+                setPen(pen, into: &out)
                 out.append(contentsOf: bytes)
                 forgetColumn()  // wider than the screen: where it ends is unknown
                 return
             }
         }
-        let key = Self.key(bytes, pen: inputPenID)
+        let key = Self.key(bytes, pen: drawnPenID)
         if c + width >= columnsNow {
             // Reaching the last column: nothing may fade while the cursor sits in pending wrap.
             snap(into: &out)
-            restorePen(into: &out)
+            setPen(pen, into: &out)
             out.append(contentsOf: bytes)
             record(key, at: c, width: width)
+            notePainted(start: start, bytes: bytes, column: c, width: width, look: look)
             model.draw(width: width)
             return
         }
@@ -642,33 +844,34 @@ public struct FadeRenderer: Sendable {
         var code = ColorRamp.settled
         var level = ramp.levels
         var from = configuration.background, to = configuration.foreground
-        if canFade && !unchanged && opacity < 1 {
-            from = Self.rgb(of: inputPen.background) ?? configuration.background
-            to = Self.rgb(of: inputPen.foreground) ?? configuration.foreground
+        if canFade(pen) && !unchanged && opacity < 1 {
+            from = rgb(of: pen.background) ?? configuration.background
+            to = rgb(of: pen.foreground) ?? configuration.foreground
             level = ramp.level(opacity: opacity, phase: phase(index))
             code = ramp.code(level: level, from: from, to: to)
         }
         if code == ColorRamp.settled && cells.isEmpty {
-            restorePen(into: &out)
+            setPen(pen, into: &out)
             out.append(contentsOf: bytes)
         } else {
-            let pen = code == ColorRamp.settled ? inputPen : fadePen(inputPen, code)
-            setPen(pen, into: &out)
+            setPen(code == ColorRamp.settled ? pen : fadePen(pen, code), into: &out)
             out.append(contentsOf: bytes)
             let range = cellBytes.count..<(cellBytes.count + bytes.count)
             cellBytes.append(contentsOf: bytes)
-            cells.append(Cell(column: c, width: width, bytes: range, pen: inputPen, index: index, code: code, level: level,
-                              from: from, to: to))
+            cells.append(Cell(column: c, width: width, bytes: range, pen: pen, index: index, code: code, level: level,
+                              from: from, to: to, start: start))
         }
         record(key, at: c, width: width)
+        notePainted(start: start, bytes: bytes, column: c, width: width, look: look)
         model.draw(width: width)
     }
 
     /// Scalars joining the cluster written last.
-    private mutating func extend(_ bytes: ArraySlice<UInt8>, width: Int, certain: Bool, into out: inout [UInt8]) {
+    private mutating func extend(_ bytes: ArraySlice<UInt8>, start: Int, width: Int, certain: Bool, into out: inout [UInt8]) {
         snap(into: &out)
-        restorePen(into: &out)
+        setPen(drawingPen(at: start).pen, into: &out)
         out.append(contentsOf: bytes)
+        markdown?.forgetLastPainted(endingAt: start)  // drawn again whole, it would lose what joined it
         model.extend(width: width, certain: certain)
     }
 
@@ -748,7 +951,7 @@ public struct FadeRenderer: Sendable {
                 level = max(level, ramp.level(opacity: pacing.opacity(ofClusterAt: cell.index, front: front), phase: phase(cell.index)))
             }
             levels.append(level)
-            if level != cell.level && firstChanged == nil { firstChanged = i }
+            if (level != cell.level || cell.code == Self.repaintCode) && firstChanged == nil { firstChanged = i }
         }
         if firstChanged == nil {
             for j in stride(from: cells.count - 1, through: 0, by: -1) where levels[j] < ramp.levels {
@@ -781,7 +984,8 @@ public struct FadeRenderer: Sendable {
         var codes = [ColorRamp.Code]()
         codes.reserveCapacity(cells.count)
         for (i, cell) in cells.enumerated() {
-            codes.append(levels[i] == cell.level ? cell.code : ramp.code(level: levels[i], from: cell.from, to: cell.to))
+            codes.append(levels[i] == cell.level && cell.code != Self.repaintCode
+                         ? cell.code : ramp.code(level: levels[i], from: cell.from, to: cell.to))
         }
         guard let firstWrite = (first..<cells.count).first(where: { codes[$0] != cells[$0].code }) else {
             for i in first..<cells.count { cells[i].level = levels[i] }
@@ -839,10 +1043,10 @@ public struct FadeRenderer: Sendable {
     /// Leaves the terminal in exactly the input's SGR state.
     private mutating func restorePen(into out: inout [UInt8]) { setPen(inputPen, into: &out) }
 
-    private static func rgb(of color: TerminalColor) -> RGB? {
+    private func rgb(of color: TerminalColor) -> RGB? {
         switch color {
         case .default: return nil
-        case .indexed(let i): return RGB.xterm(i)
+        case .indexed(let i): return configuration.palette[i] ?? RGB.xterm(i)
         case .rgb(let c): return c
         }
     }
@@ -861,6 +1065,14 @@ public struct FadeRenderer: Sendable {
         out.append(byte)
         model.control(byte)
         syncRowContent()
+        if markdown != nil {
+            switch byte {
+            case 0x0A, 0x0B, 0x0C: returnedCarriage = false; forgetScrolledRows()
+            case 0x0D: returnedCarriage = true
+            case 0x09: break
+            default: if let row = model.row { markdown!.forgetRow(row) } else { markdown!.forgetPainted() }  // BS, DEL…
+            }
+        }
     }
 
     private mutating func sequence(_ range: Range<Int>, kind: SequenceKind, into out: inout [UInt8]) {
@@ -872,6 +1084,7 @@ public struct FadeRenderer: Sendable {
             endSynchronizedUpdate(into: &out)
             out.append(contentsOf: bytes)
             model.selectGraphicRendition(bytes, hasControls: true)
+            markdown?.forgetPainted()
             syncRowContent()
             terminalPen = model.pen
             inputPenID = penID(model.pen)
@@ -902,6 +1115,8 @@ public struct FadeRenderer: Sendable {
         restorePen(into: &out)
         if bytes.dropFirst().contains(where: { $0 < 0x20 || $0 == 0x7F }) { endSynchronizedUpdate(into: &out) }
         out.append(contentsOf: bytes)
+        // A sequence that may move the cursor or change cells: what was drawn is no longer known.
+        if kind != .operatingSystemCommand { markdown?.forgetPainted() }
         model.sequence(bytes, kind: kind)
         syncRowContent()
         syncTerminalPen()

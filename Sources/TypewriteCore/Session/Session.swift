@@ -33,6 +33,8 @@ public struct Session {
     /// between files; reading waits with them.
     private var waiting: [TypewriteError] = []
     private var prompt = PromptState.none
+    /// When to highlight markdown; `.auto` until the input is known to be a decoded answer.
+    private var markdown: When = .never
 
     private enum PromptState { case none, pending, asking, done }
 
@@ -46,6 +48,8 @@ public struct Session {
         let pipeline = InputPipeline(format: settings.format, timestamps: timestamps, thinking: settings.thinking,
                                      mayStyle: styles, suggestsFormat: settings.suggestsFormat)
         self.init(mode: settings.mode, pipeline: pipeline, collapse: settings.collapse)
+        markdown = settings.markdown
+        if markdown == .always { fade?.startMarkdown() }
     }
 
     init(mode: SessionSettings.Mode, pipeline: InputPipeline, collapse: SessionSettings.Collapse? = nil) {
@@ -133,8 +137,12 @@ public struct Session {
             text = decoded ? pipeline.decorate(Array(bytes), at: time) : pipeline.process(bytes, at: time)
             takePipelineErrors(into: &out)
         }
+        if markdown == .auto, fade != nil, decoded || pipeline.decodesModelStream {
+            fade!.startMarkdown()
+            markdown = .always
+        }
         if isAnimated {
-            if let text { writerReceive(text, at: time) } else { writerReceive(bytes, at: time) }
+            if let text { writerReceiveDocuments(text, at: time) } else { writerReceive(bytes, at: time) }
             startFrames(at: time)
         } else {
             if let text { out.bytes += text } else { out.bytes.append(contentsOf: bytes) }
@@ -159,7 +167,7 @@ public struct Session {
         takePipelineErrors(into: &out)
         inputEnded = true
         if isAnimated {
-            writerReceive(rest, at: time)
+            writerReceiveDocuments(rest, at: time)
             if fade != nil { fade!.endInput(at: time) } else { collapsed!.endInput(at: time) }
             startFrames(at: time)
         } else {
@@ -371,6 +379,32 @@ public struct Session {
         if fade != nil { fade!.receive(bytes, at: time) } else if collapsed != nil { collapsed!.receive(bytes, at: time) }
     }
 
+    /// Passes the pipeline's text on, starting a new markdown document where it says one starts
+    /// (between reasoning and answer).
+    private mutating func writerReceiveDocuments(_ text: [UInt8], at time: Seconds) {
+        let breaks = pipeline.takeDocumentBreaks()
+        guard fade != nil, fade!.highlightsMarkdown, !breaks.isEmpty else { return writerReceive(text, at: time) }
+        var start = 0
+        for b in breaks where b >= start && b <= text.count {
+            fade!.receive(text[start..<b], at: time)
+            fade!.startMarkdownDocument()
+            start = b
+        }
+        fade!.receive(text[start...], at: time)
+    }
+
+    /// The text from here on replaces what followed `context` (a snapshot that rewrote its
+    /// tail): markdown highlighting reads it as continuing `context`, not what was shown after it.
+    public mutating func restartMarkdown(after context: some Collection<UInt8>) {
+        fade?.restartMarkdownDocument(after: context)
+    }
+
+    /// For the benchmark: clusters written, cells restyled, and restyles that could not be
+    /// repainted; nil when markdown highlighting did not run.
+    public var markdownStatistics: (characters: Int, restyledCells: Int, restyledOffScreen: Int)? {
+        fade?.markdownStatistics
+    }
+
     private var writerIsAnimating: Bool { fade?.isAnimating ?? collapsed?.isAnimating ?? false }
     private var writerPendingBytes: Int { fade?.pendingBytes ?? collapsed?.pendingBytes ?? 0 }
     private var writerPendingInputBytes: Int { fade?.pendingInputBytes ?? collapsed?.pendingInputBytes ?? 0 }
@@ -431,6 +465,9 @@ public struct SessionSettings: Sendable {
     public var suggestsFormat: Bool
     /// strftime(3) format of per-line timestamps; nil for none.
     public var timestampFormat: String?
+    /// When text is highlighted as markdown (animated mode only): `.auto` when it is a decoded
+    /// model answer (any format but raw, the demo's answer), `.always` raw text too.
+    public var markdown: When = .auto
     /// The collapsed view, on a terminal only; nil for none.
     public var collapse: Collapse?
 

@@ -24,6 +24,7 @@ struct InputPipeline {
     private let mayStyle: Bool
     private var reasoningOpen = false   // the last shown bytes were reasoning
     private var shownReasoning = false
+    private var sawAnswer = false
     private var trailingNewlines = 0    // of the reasoning shown last (0…2)
 
     /// - Parameters:
@@ -46,6 +47,18 @@ struct InputPipeline {
     mutating func takeErrors() -> [TypewriteError] {
         defer { errors.removeAll() }
         return errors
+    }
+
+    /// Whether the input is being decoded as a model stream (any format but raw, once decided).
+    var decodesModelStream: Bool { decoder != nil }
+
+    /// Where in the text returned since the last call a new markdown document starts (offsets,
+    /// increasing): the reasoning and the answer are documents of their own.
+    private var documentBreaks: [Int] = []
+
+    mutating func takeDocumentBreaks() -> [Int] {
+        defer { documentBreaks.removeAll() }
+        return documentBreaks
     }
 
     /// Whether bytes pass through unchanged (raw format, no decorations), so callers can skip copying.
@@ -89,7 +102,7 @@ struct InputPipeline {
             adopt(decided)
             text = decoder == nil ? replay : handle(decoder!.feed(replay))
         }
-        if decoder != nil { text += handle(decoder!.finish()) }
+        if decoder != nil { text += handle(decoder!.finish(), after: text.count) }
         text += closeReasoning()
         if hintDetector != nil, case .decided(let looksLike, _) = hintDetector!.finish() { hintFormat = looksLike }
         hintDetector = nil
@@ -104,12 +117,14 @@ struct InputPipeline {
         return text
     }
 
-    private mutating func handle(_ events: [StreamEvent]) -> [UInt8] {
+    /// - Parameter base: where the returned text will start in what the caller returns.
+    private mutating func handle(_ events: [StreamEvent], after base: Int = 0) -> [UInt8] {
         var text: [UInt8] = []
         for event in events where !stopped {
             if case .notJSON = event {} else { sawEvent = true }   // a log line is no event
             switch event {
             case .text(let bytes):
+                if reasoningOpen { documentBreaks.append(base + text.count) }
                 text += closeReasoning()
                 if shownReasoning {
                     // A blank line between the reasoning and the answer (counting the newlines
@@ -119,8 +134,10 @@ struct InputPipeline {
                     shownReasoning = false
                 }
                 text += bytes
+                sawAnswer = sawAnswer || !bytes.isEmpty
             case .reasoning(let bytes):
                 guard thinking != .hide else { break }
+                if !reasoningOpen && sawAnswer { documentBreaks.append(base + text.count) }
                 if thinking == .dim, mayStyle, !reasoningOpen { text += Self.faint }
                 reasoningOpen = true
                 shownReasoning = true

@@ -184,6 +184,13 @@ public struct GraphicRendition: Hashable, Sendable {
     /// The background the input asked for.
     public var background: TerminalColor { Self.color(slots[Slot.background.rawValue]) }
 
+    /// Whether text in this state is in the terminal's default colours (foreground and
+    /// background, not reversed or concealed), where markdown styles may go on top of it.
+    public var hasDefaultColors: Bool {
+        slots[Slot.foreground.rawValue] == nil && slots[Slot.background.rawValue] == nil
+            && slots[Slot.reverse.rawValue] == nil && slots[Slot.conceal.rawValue] == nil
+    }
+
     /// Whether cells in this state may fade: not reverse video, concealed or faint (TERMINAL-NOTES §4).
     public var allowsFade: Bool {
         slots[Slot.reverse.rawValue] == nil && slots[Slot.conceal.rawValue] == nil && slots[Slot.faint.rawValue] == nil

@@ -22,8 +22,12 @@ public enum Typewrite {
 public struct TerminalCapabilities: Equatable, Sendable {
     /// Whether text is paced and faded (false: plain mode, bytes out = bytes in).
     public var animates: Bool
-    /// How the fade is drawn; `.none` means no escape sequences from typewrite.
+    /// How the fade is drawn; `.none` means no colours from typewrite.
     public var colorDepth: ColorDepth
+    /// Whether typewrite may write SGR attributes of its own (bold, italic, underline, for
+    /// markdown): with colours, and also under `NO_COLOR`, which asks for no colour only
+    /// (no-color.org); not with `--color=never` or a `TERM` that is unset or `dumb`.
+    public var allowsAttributes: Bool
     /// Whether the terminal's background is light (from COLORFGBG; else assumed dark).
     public var lightBackground: Bool
     /// Whether East Asian ambiguous-width characters are wide: under a CJK locale (LC_ALL,
@@ -55,6 +59,7 @@ public struct TerminalCapabilities: Equatable, Sendable {
         case .always: colorDepth = Self.depth(environment: environment)
         case .auto: colorDepth = term.isEmpty || term == "dumb" || noColor ? .none : Self.depth(environment: environment)
         }
+        allowsAttributes = colorDepth != .none || (color == .auto && !term.isEmpty && term != "dumb")
         // COLORFGBG is "fg;bg" or "fg;default;bg"; backgrounds 7 and 9–15 are light.
         if let bg = environment["COLORFGBG"]?.split(separator: ";").last.flatMap({ Int($0) }) {
             lightBackground = bg == 7 || (9...15).contains(bg)
@@ -89,6 +94,7 @@ public struct TerminalCapabilities: Equatable, Sendable {
                                   ambiguousIsWide userWide: Bool = false) -> FadeConfiguration {
         var configuration = FadeConfiguration()
         configuration.colorDepth = colorDepth
+        configuration.markdownUsesColor = colorDepth != .none
         configuration.ambiguousIsWide = userWide
         // A CJK locale hints that they may be wide, but terminals differ (tmux draws them narrow
         // whatever the locale): never fade them there, so a wrong guess cannot garble a row.

@@ -20,7 +20,7 @@ struct TerminalModel: Sendable {
     let newlineReturnsCarriage: Bool
     /// Whether `row` is kept: a follower that passes every line feed on counts rows; the fade
     /// renderer writes floods of lines in bulk and does not.
-    let countsRows: Bool
+    private(set) var countsRows: Bool
 
     /// Terminal width in cells, when known.
     var columns: Int? {
@@ -130,6 +130,13 @@ struct TerminalModel: Sendable {
     /// The cursor moved vertically in a way the model does not follow.
     mutating func forgetRow() {
         row = nil
+    }
+
+    /// Counts rows from here: the cursor's row is row 0 (a follower that starts counting late, or
+    /// starts again after the count was lost, and forgot every row it knew of before).
+    mutating func startCountingRows() {
+        countsRows = true
+        row = 0
     }
 
     /// Whether a cluster `width` cells wide wraps to a new row before it is drawn.

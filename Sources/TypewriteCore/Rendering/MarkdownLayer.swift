@@ -1,0 +1,336 @@
+/// How markdown roles look on a terminal: SGR attributes and the terminal's own palette entries,
+/// so that dark and light themes both keep their look (the palette is the theme's).
+///
+/// Text outside every construct keeps the default style. Each construct has one style wherever it
+/// occurs; each kind of marker one style of its own kind, dimmed, in the colour of what it marks:
+///
+/// | role | SGR | | role | SGR |
+/// |---|---|---|---|---|
+/// | heading 1 | bold, underline, bright magenta | | strong | bold |
+/// | heading 2–6 | bold, bright magenta | | emphasis | italic |
+/// | code span | cyan | | strikethrough | crossed out |
+/// | code block content | green | | link text, autolink | underline |
+/// | list marker, task box | yellow | | `#`, fences, backticks | dim, in their construct's colour |
+/// | link destination | dim, underline | | other markers | dim |
+///
+/// Bold text takes a bright colour (90–97), which terminals that brighten bold text (xterm's
+/// `boldColors`) leave as it is, so the colour a fade ends on is the colour the cell settles in.
+public enum MarkdownAppearance {
+    /// The palette entries the styles use: the terminal is asked for their values (OSC 4), so a
+    /// fade ends exactly on them.
+    public static let paletteIndices: [UInt8] = [2, 3, 6, 13, 10, 14]
+
+    /// The SGR parameters (ECMA-48 §8.3.117) that show `style`, applied on top of the input's own
+    /// default-coloured state; "" for plain text.
+    /// - Parameter colors: false under `NO_COLOR` (no-color.org): attributes only.
+    public static func parameters(for style: MarkdownStyle, colors: Bool = true) -> String {
+        var attributes: [String] = []
+        var color: Int?
+        let heading = style.headingLevel > 0
+        if style.isCodeBlock || style.marker == .codeFence {
+            color = 32
+        } else if style.inline.contains(.code) {
+            color = 36
+        } else if heading {
+            color = 95
+        }
+        switch style.marker {
+        case .none:
+            if heading || style.inline.contains(.strong) { attributes.append("1") }
+            if style.inline.contains(.emphasis) { attributes.append("3") }
+            if style.headingLevel == 1 || style.inline.contains(.link) || style.inline.contains(.autolink) {
+                attributes.append("4")
+            }
+            if style.inline.contains(.strikethrough) { attributes.append("9") }
+        case .listMarker, .taskBox:
+            if color == nil { color = 33 }
+        case .linkDestination:
+            attributes = ["2", "4"]
+        default:
+            attributes = ["2"]
+        }
+        // Bold with one of the eight basic colours would be brightened by some terminals.
+        if let c = color, c < 90, attributes.first == "1" { color = c + 60 }
+        if colors, let color { attributes.append(String(color)) }
+        return attributes.joined(separator: ";")
+    }
+}
+
+/// The markdown side of the fade renderer: it feeds the answer's text (the input without its
+/// escape sequences) to a `MarkdownHighlighter` as it arrives, keeps the look of every byte not
+/// yet written, and remembers where each cluster it wrote on the screen is, so that a restyle
+/// (later text proved a guess wrong) can repaint it in place — never a row that scrolled off.
+struct MarkdownLayer: Sendable {
+    private var highlighter = MarkdownHighlighter()
+    /// Markdown offset (counting every document) where the current document starts.
+    private var documentStart = 0
+    /// Bytes fed so far, counting every document.
+    private var fedCount = 0
+    /// Input (store) offset up to which the input has been fed.
+    private(set) var fedEnd = 0
+    /// Markdown offsets below this belong to a context fed again, not to the input.
+    private var contextEnd = 0
+    /// Where each contiguous fed stretch starts: markdown offset and input offset.
+    private var segments: [(markdown: Int, input: Int)] = []
+    /// The look of every input byte from `looksBase` to `fedEnd` (0 = plain, and escape sequences).
+    private var looks: [UInt8] = []
+    private var looksBase = 0
+    /// Looks named by number: SGR parameters.
+    private(set) var lookParameters: [String] = [""]
+    private var lookIDs: [MarkdownStyle: UInt8] = [.plain: 0]
+    private var parameterIDs: [String: UInt8] = ["": 0]
+    let colors: Bool
+
+    /// Written clusters whose place on the screen is known, oldest first.
+    private(set) var painted: [Painted] = []
+    private var paintedHead = 0
+    private var paintedBytes: [UInt8] = []
+    /// Whether some painted cluster's look changed since it was drawn.
+    private(set) var hasRestyles = false
+    /// Input offset below which every byte has been written (what is below it and not painted
+    /// can no longer be repainted).
+    var writtenEnd = 0
+
+    /// Counters for the benchmark: clusters repainted in a new look, and restyled bytes that were
+    /// written but could not be repainted (off the screen, or where the place was not certain).
+    var restyledCells = 0
+    var restyledOffScreen = 0
+    var characters = 0
+
+    struct Painted: Sendable {
+        var start: Int          // input offset of the cluster's first byte
+        var row: Int            // TerminalModel.row when drawn
+        var column: Int
+        var width: Int
+        var bytes: Range<Int>   // in paintedBytes (absolute: minus paintedBytesBase)
+        var pen: GraphicRendition  // the input's pen it was drawn over
+        var drawn: UInt8
+        var wanted: UInt8
+    }
+    private var paintedBytesBase = 0
+
+    init(colors: Bool) {
+        self.colors = colors
+    }
+
+    // MARK: Feeding
+
+    /// Starts at input offset `offset` (what came before was not markdown).
+    mutating func skip(to offset: Int) {
+        fedEnd = offset
+        looksBase = offset
+        writtenEnd = offset
+    }
+
+    /// Feeds the input bytes `store[fedEnd..<end]` except the escape sequences in `skip`
+    /// (increasing, within that range).
+    mutating func feed(_ store: ByteStore, to end: Int, skipping skip: [Range<Int>]) {
+        guard end > fedEnd else { return }
+        looks.append(contentsOf: repeatElement(0, count: end - fedEnd))
+        var at = fedEnd
+        for range in skip + [end..<end] {
+            if range.lowerBound > at { feedStretch(store, at..<range.lowerBound) }
+            at = max(at, range.upperBound)
+        }
+        fedEnd = end
+    }
+
+    private mutating func feedStretch(_ store: ByteStore, _ range: Range<Int>) {
+        if let last = segments.last, last.input + (fedCount - last.markdown) == range.lowerBound {
+            // continues the last stretch
+        } else {
+            segments.append((fedCount, range.lowerBound))
+        }
+        fedCount += range.count
+        apply(highlighter.feed(store[range]))
+    }
+
+    /// The input from here on is a new document (reasoning after the answer, or the answer after
+    /// its reasoning): what is open in the one before ends here.
+    mutating func startDocument() {
+        apply(highlighter.finish())
+        highlighter = MarkdownHighlighter()
+        documentStart = fedCount
+    }
+
+    /// A new document whose first bytes, `context`, were shown before (and stay as they are):
+    /// the text that follows is read as continuing them.
+    mutating func startDocument(after context: some Collection<UInt8>) {
+        highlighter = MarkdownHighlighter()
+        documentStart = fedCount - context.count
+        contextEnd = fedCount
+        _ = highlighter.feed(context)
+    }
+
+    /// End of input: every guess still open is decided.
+    mutating func finish() {
+        apply(highlighter.finish())
+    }
+
+    private mutating func apply(_ update: MarkdownUpdate) {
+        for run in update.runs { set(run, restyle: false) }
+        for run in update.restyles { set(run, restyle: true) }
+    }
+
+    private mutating func set(_ run: MarkdownStyleRun, restyle: Bool) {
+        let look = lookID(run.style)
+        var m = max(contextEnd, documentStart + run.range.lowerBound)
+        let end = documentStart + run.range.upperBound
+        var k = segmentIndex(containing: m)
+        while m < end, k < segments.count {
+            let segmentEnd = k + 1 < segments.count ? segments[k + 1].markdown : fedCount
+            let upper = min(end, segmentEnd)
+            let input = segments[k].input + (m - segments[k].markdown)
+            setLook(look, input..<(input + upper - m), restyle: restyle)
+            m = upper
+            k += 1
+        }
+    }
+
+    private func segmentIndex(containing m: Int) -> Int {
+        var low = 0, high = segments.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if segments[mid].markdown <= m { low = mid } else { high = mid - 1 }
+        }
+        return max(0, low)
+    }
+
+    private mutating func setLook(_ look: UInt8, _ range: Range<Int>, restyle: Bool) {
+        let pending = max(range.lowerBound, writtenEnd)..<max(range.upperBound, writtenEnd)
+        for i in pending where i >= looksBase { looks[i - looksBase] = look }
+        guard restyle, range.lowerBound < writtenEnd else { return }
+        // Written already: repaint where the cluster is known to be.
+        let written = range.lowerBound..<min(range.upperBound, writtenEnd)
+        var i = firstPainted(atOrAfter: written.lowerBound)
+        var covered = 0
+        while i < painted.count, painted[i].start < written.upperBound {
+            covered += 1
+            if painted[i].wanted != look || painted[i].drawn != look {
+                painted[i].wanted = look
+                if painted[i].drawn != look { hasRestyles = true }
+            }
+            i += 1
+        }
+        if covered == 0 { restyledOffScreen += written.count }
+    }
+
+    private func firstPainted(atOrAfter offset: Int) -> Int {
+        var low = paintedHead, high = painted.count
+        while low < high {
+            let mid = (low + high) / 2
+            if painted[mid].start < offset { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
+    private mutating func lookID(_ style: MarkdownStyle) -> UInt8 {
+        if let id = lookIDs[style] { return id }
+        let parameters = MarkdownAppearance.parameters(for: style, colors: colors)
+        let id: UInt8
+        if let known = parameterIDs[parameters] {
+            id = known
+        } else if lookParameters.count < 255 {
+            id = UInt8(lookParameters.count)
+            lookParameters.append(parameters)
+            parameterIDs[parameters] = id
+        } else {
+            id = 0
+        }
+        lookIDs[style] = id
+        return id
+    }
+
+    /// The look of the input byte at `offset` (0 for bytes never fed).
+    func look(at offset: Int) -> UInt8 {
+        offset >= looksBase && offset < fedEnd ? looks[offset - looksBase] : 0
+    }
+
+    /// Forgets the looks of bytes before `offset` (written and painted, or gone).
+    mutating func discardLooks(before offset: Int) {
+        let drop = min(offset, fedEnd) - looksBase
+        guard drop > 4096 && drop * 2 > looks.count else { return }
+        looks.removeFirst(drop)
+        looksBase += drop
+        // Segments wholly before the looks kept are no longer needed.
+        if segments.count > 64 {
+            var k = 0
+            while k + 1 < segments.count && segments[k + 1].input <= looksBase && segments[k + 1].input <= writtenEnd { k += 1 }
+            if k > 0 { segments.removeFirst(k) }
+        }
+    }
+
+    // MARK: Painted clusters
+
+    /// A cluster was drawn at a known place in `look`.
+    mutating func note(start: Int, bytes: ArraySlice<UInt8>, row: Int, column: Int, width: Int,
+                       pen: GraphicRendition, look: UInt8) {
+        let b = paintedBytesBase + paintedBytes.count
+        paintedBytes.append(contentsOf: bytes)
+        painted.append(Painted(start: start, row: row, column: column, width: width,
+                               bytes: b..<(b + bytes.count), pen: pen, drawn: look, wanted: look))
+    }
+
+    /// Clusters drawn on rows above `row` − `keep` have scrolled off (or may have): forget them.
+    mutating func forgetRows(before lowest: Int) {
+        while paintedHead < painted.count && painted[paintedHead].row < lowest { paintedHead += 1 }
+        compactPainted()
+    }
+
+    /// Forgets the clusters drawn on `row` and below (the cursor returned over them: CR, BS).
+    mutating func forgetRow(_ row: Int) {
+        while painted.count > paintedHead, painted[painted.count - 1].row >= row { painted.removeLast() }
+        compactPainted()
+    }
+
+    /// Nothing drawn so far can be found again (the cursor moved in a way not followed).
+    mutating func forgetPainted() {
+        painted.removeAll(keepingCapacity: true)
+        paintedHead = 0
+        paintedBytesBase += paintedBytes.count
+        paintedBytes.removeAll(keepingCapacity: true)
+        hasRestyles = false
+    }
+
+    private mutating func compactPainted() {
+        if paintedHead == painted.count {
+            forgetPainted()
+            return
+        }
+        guard paintedHead >= 1024 && paintedHead * 2 >= painted.count else { return }
+        painted.removeFirst(paintedHead)
+        paintedHead = 0
+        let first = painted[0].bytes.lowerBound - paintedBytesBase
+        if first > 0 {
+            paintedBytes.removeFirst(first)
+            paintedBytesBase += first
+        }
+    }
+
+    /// The cluster drawn last, if its place is known.
+    var lastPainted: Painted? { painted.count > paintedHead ? painted[painted.count - 1] : nil }
+
+    /// Forgets the cluster drawn last if it ends at `offset` (scalars joined it there).
+    mutating func forgetLastPainted(endingAt offset: Int) {
+        guard let last = lastPainted, last.start + last.bytes.count == offset else { return }
+        painted.removeLast()
+        compactPainted()
+    }
+
+    /// The painted clusters whose look changed, with their indices; marks them drawn.
+    mutating func takeRestyles() -> [Painted] {
+        guard hasRestyles else { return [] }
+        hasRestyles = false
+        var out: [Painted] = []
+        for i in paintedHead..<painted.count where painted[i].drawn != painted[i].wanted {
+            out.append(painted[i])
+            painted[i].drawn = painted[i].wanted
+        }
+        return out
+    }
+
+    /// The bytes of a painted cluster.
+    func bytes(of cluster: Painted) -> ArraySlice<UInt8> {
+        paintedBytes[(cluster.bytes.lowerBound - paintedBytesBase)..<(cluster.bytes.upperBound - paintedBytesBase)]
+    }
+}
