@@ -2,12 +2,21 @@
 /// 2–6 words every 120–380 ms (the seed's demo timing), from a fixed seed so every run is the same.
 package struct DemoScript: Sendable {
     package static let question = "How do tide pools survive low tide?"
+    /// Markdown, as models answer: typewrite highlights it (`--markdown`, on for the demo).
     package static let answer = """
-        When the sea pulls back, a tide pool becomes a small island of water that has to last until \
-        the next high tide. Its residents close up to wait: anemones fold their tentacles inward, \
-        mussels and barnacles seal their shells with a little seawater inside, and snails tuck into \
-        crevices where the rock stays damp. The pool itself warms in the sun and its salt grows \
-        stronger as water evaporates, so the animals that live highest on the shore are the toughest. \
+        When the sea pulls back, a tide pool becomes a **small island of water** that has to last \
+        until the next high tide. Its residents close up to wait:
+
+        - *Anemones* fold their tentacles inward.
+        - **Mussels** and barnacles seal their shells with a little seawater inside.
+        - Snails tuck into crevices where the rock stays damp.
+
+        ## Why the highest pools are hardest
+
+        The pool warms in the sun and its salt grows stronger as water evaporates, so the \
+        animals that live highest on the shore are the toughest: a `salinity` that doubles \
+        in an afternoon is normal there.
+
         When the tide returns, cold fresh seawater floods in, and everything opens up to feed again.
         """
 
