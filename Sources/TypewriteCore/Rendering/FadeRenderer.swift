@@ -97,6 +97,8 @@ public struct FadeRenderer: Sendable {
     // Pens (SGR states): what the input has set (`model.pen`), and what the terminal has now.
     private var terminalPen = GraphicRendition()
     private var penIDs: [GraphicRendition: Int] = [GraphicRendition(): 0]
+    /// The pens by number.
+    private var pens: [GraphicRendition] = [GraphicRendition()]
     private var inputPenID = 0
 
     /// Markdown highlighting, when on: the looks of the text and where it was drawn.
@@ -224,34 +226,59 @@ public struct FadeRenderer: Sendable {
     /// The pen the cluster at input offset `start` is drawn in, its number, and its look: the
     /// input's pen, with the markdown look on top when the input's colours are the default ones.
     private mutating func drawingPen(at start: Int) -> (pen: GraphicRendition, id: Int, look: UInt8) {
-        guard let markdown, inputPen.hasDefaultColors, !penIsUnknown else { return (inputPen, inputPenID, 0) }
-        let look = markdown.look(at: start)
-        let (pen, id) = styledPen(inputPen, id: inputPenID, look: look)
+        guard markdown != nil, inputPenID >= 0, !penIsUnknown else { return (inputPen, inputPenID, 0) }
+        let look = markdown!.look(at: start)
+        guard look != 0 else { return (inputPen, inputPenID, 0) }
+        let (pen, id) = styledPen(id: inputPenID, look: look)
         return (pen, id, look)
     }
 
-    private mutating func styledPen(_ base: GraphicRendition, id baseID: Int, look: UInt8) -> (GraphicRendition, Int) {
-        guard look != 0, let markdown else { return (base, baseID) }
+    /// The pen numbered `baseID` with `look` on top, and its number; the pen itself when its
+    /// colours are not the default ones (the input's own colours win).
+    private mutating func styledPen(id baseID: Int, look: UInt8) -> (GraphicRendition, Int) {
+        let base = pens[baseID]
+        guard look != 0, markdown != nil, base.hasDefaultColors else { return (base, baseID) }
         let key = baseID << 8 | Int(look)
-        if baseID >= 0, let hit = styledPens[key] { return hit }
+        if let hit = styledPens[key] { return hit }
         var pen = base
-        pen.apply(parameters: markdown.lookParameters[Int(look)].utf8)
-        let result = (pen, penID(pen))
-        if baseID >= 0 { styledPens[key] = result }
-        return result
+        pen.apply(parameters: markdown!.lookParameters[Int(look)].utf8)
+        let id = penID(pen)
+        if id < 0 { return (base, baseID) }
+        styledPens[key] = (pen, id)
+        return (pen, id)
     }
 
     /// Remembers where a cluster was drawn (before the model draws it), for repainting it when
     /// its look changes.
     private mutating func notePainted(start: Int, bytes: ArraySlice<UInt8>, column c: Int, width: Int, look: UInt8) {
-        guard markdown != nil, inputPen.hasDefaultColors, !penIsUnknown, model.allowsRepaint else { return }
-        if returnedCarriage, let row = model.row { markdown!.forgetRow(row) }
+        guard let row = paintedRow() else { return }
+        markdown!.note(start: start, bytes: bytes, row: row, column: c, width: width, penID: inputPenID, look: look)
+    }
+
+    /// Remembers where `count` one-cell clusters of printable ASCII from `start` are drawn (before
+    /// the model draws them), placed as `TerminalModel.drawText` places them.
+    private mutating func notePaintedText(start: Int, count: Int, look: UInt8) {
+        guard let width = columns, var c = column, var row = paintedRow() else { return }
+        var wrap = pendingWrap
+        for i in 0..<count {
+            if wrap || c >= width { row += 1; c = 0; wrap = false }
+            markdown!.note(start: start + i, bytes: store[(start + i)..<(start + i + 1)], row: row, column: c, width: 1,
+                           penID: inputPenID, look: look)
+            c += 1
+        }
+    }
+
+    /// The cursor's row for remembering what is drawn now, or nil when it cannot be found again
+    /// (markdown off, the input's own colours, a state where cells cannot be repainted).
+    private mutating func paintedRow() -> Int? {
+        guard markdown != nil, inputPenID >= 0, !penIsUnknown, model.allowsRepaint, pens[inputPenID].hasDefaultColors else { return nil }
+        if returnedCarriage, let row = model.row { markdown!.forgetRow(row) }  // drawing over the row
         returnedCarriage = false
         if model.row == nil {
             markdown!.forgetPainted()
             model.startCountingRows()
         }
-        markdown!.note(start: start, bytes: bytes, row: model.row!, column: c, width: width, pen: inputPen, look: look)
+        return model.row
     }
 
     /// The cursor went down a row: forget the clusters on rows that may have scrolled off.
@@ -287,7 +314,7 @@ public struct FadeRenderer: Sendable {
             guard up >= 0, up < (rows ?? 1) else { markdown!.restyledOffScreen += 1; continue }
             if let i = cells.firstIndex(where: { $0.start == cluster.start && $0.column == cluster.column }), up == 0 {
                 // Still fading: it fades toward its new look from the step it has reached.
-                let (pen, _) = styledPen(cluster.pen, id: penID(cluster.pen), look: cluster.wanted)
+                let (pen, _) = styledPen(id: cluster.penID, look: cluster.wanted)
                 cells[i].pen = pen
                 cells[i].from = rgb(of: pen.background) ?? configuration.background
                 cells[i].to = rgb(of: pen.foreground) ?? configuration.foreground
@@ -298,7 +325,7 @@ public struct FadeRenderer: Sendable {
             moveRows(from: atRow, to: cluster.row, into: &out)
             atRow = cluster.row
             if atColumn != cluster.column { Self.appendCSI(&out, cluster.column + 1, final: 0x47, always: true) }  // CHA
-            let (pen, _) = styledPen(cluster.pen, id: penID(cluster.pen), look: cluster.wanted)
+            let (pen, _) = styledPen(id: cluster.penID, look: cluster.wanted)
             setPen(pen, into: &out)
             out.append(contentsOf: markdown!.bytes(of: cluster))
             atColumn = cluster.column + cluster.width < width ? cluster.column + cluster.width : nil
@@ -310,7 +337,7 @@ public struct FadeRenderer: Sendable {
         moveRows(from: atRow, to: row, into: &out)
         if atColumn != column { Self.appendCSI(&out, column + 1, final: 0x47, always: true) }
         if let last {
-            let (pen, _) = styledPen(last.pen, id: penID(last.pen), look: last.drawn)
+            let (pen, _) = styledPen(id: last.penID, look: last.drawn)
             setPen(pen, into: &out)
             out.append(contentsOf: markdown!.bytes(of: last))
         }
@@ -737,16 +764,32 @@ public struct FadeRenderer: Sendable {
         var s = start
         var remaining = count
         // Clusters already past the soft edge are written in bulk, settled.
-        let settled = markdown != nil ? 0 : min(remaining, max(0, settledEdge - revealed))
+        let settled = min(remaining, max(0, settledEdge - revealed))
         if settled > 0 {
             if hasFadingCells { snap(into: &out) }
             if !cells.isEmpty {
                 cells.removeAll(keepingCapacity: true)
                 cellBytes.removeAll(keepingCapacity: true)
             }
-            restorePen(into: &out)
-            out.append(contentsOf: store[s..<(s + settled)])
-            advanceSettled(s, count: settled)
+            if markdown == nil {
+                restorePen(into: &out)
+                out.append(contentsOf: store[s..<(s + settled)])
+                advanceSettled(s, count: settled, penID: inputPenID)
+            } else {
+                // Run by run of one look.
+                var at = s
+                while at < s + settled {
+                    let (pen, id, look) = drawingPen(at: at)
+                    var end = at + 1
+                    while end < s + settled && markdown!.look(at: end) == look { end += 1 }
+                    setPen(pen, into: &out)
+                    out.append(contentsOf: store[at..<end])
+                    notePaintedText(start: at, count: end - at, look: look)
+                    advanceSettled(at, count: end - at, penID: id)
+                    forgetScrolledRows()
+                    at = end
+                }
+            }
             s += settled
             remaining -= settled
             revealed += settled
@@ -775,7 +818,7 @@ public struct FadeRenderer: Sendable {
     }
 
     /// Column bookkeeping for `count` settled one-cell clusters at `start` written in bulk.
-    private mutating func advanceSettled(_ start: Int, count: Int) {
+    private mutating func advanceSettled(_ start: Int, count: Int, penID pen: Int) {
         guard let width = columns, var c = column else {
             model.drawText(count: count)
             return
@@ -791,7 +834,7 @@ public struct FadeRenderer: Sendable {
         syncRowContent()
         // Columns past the end of `rowContent` count as unknown: grow it only as far as written.
         if rowContent.count < c + count - first { rowContent += repeatElement(0, count: c + count - first - rowContent.count) }
-        let pen = inputPenID, bytes = store
+        let bytes = store
         rowContent.withUnsafeMutableBufferPointer { row in
             for i in first..<count { row[c + i - first] = Self.key(byte: bytes[start + i], pen: pen) }
         }
@@ -1139,6 +1182,7 @@ public struct FadeRenderer: Sendable {
         guard penIDs.count < 4096 else { return -1 }
         let id = penIDs.count
         penIDs[pen] = id
+        pens.append(pen)
         return id
     }
 }

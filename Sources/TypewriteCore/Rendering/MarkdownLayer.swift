@@ -103,7 +103,7 @@ struct MarkdownLayer: Sendable {
         var column: Int
         var width: Int
         var bytes: Range<Int>   // in paintedBytes (absolute: minus paintedBytesBase)
-        var pen: GraphicRendition  // the input's pen it was drawn over
+        var penID: Int          // the renderer's number of the input's pen it was drawn over
         var drawn: UInt8
         var wanted: UInt8
     }
@@ -264,11 +264,11 @@ struct MarkdownLayer: Sendable {
 
     /// A cluster was drawn at a known place in `look`.
     mutating func note(start: Int, bytes: ArraySlice<UInt8>, row: Int, column: Int, width: Int,
-                       pen: GraphicRendition, look: UInt8) {
+                       penID: Int, look: UInt8) {
         let b = paintedBytesBase + paintedBytes.count
         paintedBytes.append(contentsOf: bytes)
         painted.append(Painted(start: start, row: row, column: column, width: width,
-                               bytes: b..<(b + bytes.count), pen: pen, drawn: look, wanted: look))
+                               bytes: b..<(b + bytes.count), penID: penID, drawn: look, wanted: look))
     }
 
     /// Clusters drawn on rows above `row` − `keep` have scrolled off (or may have): forget them.
