@@ -1110,19 +1110,19 @@ class Bench:
 
     def cpu_run(self, argv, src_path, env, timeout):
         """CPU seconds (user + system, from wait4) of `argv < src_path > /dev/null`, killed after
-        `timeout` seconds of wall time. Returns (cpu, wall, exit status, killed)."""
+        `timeout` seconds of wall time (its process group). Returns (cpu, wall, exit status, killed)."""
         src = os.open(src_path, os.O_RDONLY)
         out = os.open(os.devnull, os.O_WRONLY)
         try:
             t0 = time.perf_counter()
-            pid = spawn(argv, src, out, env=env)
+            pid = spawn(argv, src, out, env=env, setsid=True)
             killed = False
             while True:
                 got, status, ru = os.wait4(pid, os.WNOHANG)
                 if got:
                     break
                 if time.perf_counter() - t0 > timeout and not killed:
-                    os.kill(pid, signal.SIGKILL)
+                    os.killpg(pid, signal.SIGKILL)
                     killed = True
                 time.sleep(0.005)
             return ru.ru_utime + ru.ru_stime, time.perf_counter() - t0, os.waitstatus_to_exitcode(status), killed
