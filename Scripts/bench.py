@@ -2,7 +2,7 @@
 """typewrite benchmark (issue 5): every case side by side with cat and pv, in one run.
 
     Scripts/bench.sh [--quick] [path/to/typewrite]        # the entry point (installs pv, strace, pyte)
-    python3 Scripts/bench.py --binary PATH [--quick] [--only 1,2,3,4,5,7,8,9] [--trace-names a,b]
+    python3 Scripts/bench.py --binary PATH [--quick] [--only 1,2,3,4,5,7,8,9,13,14] [--trace-names a,b]
 
 Cases (numbers as in issue 5; targets in the table):
   1  passthrough throughput, stdout not a tty: 1 GiB of text to /dev/null and through `| cat`, best
@@ -34,6 +34,13 @@ Cases (numbers as in issue 5; targets in the table):
      and the mix settle to cat's screen and scrollback (termcheck compare) with at least 8 fade colours
      (termcheck frames); fade_coverage on llm-fast.trace at least 0.9; seq 1 100 at --cps 100 --max-lag
      inf takes at least 1.7 s
+  14 markdown (also --only markdown): cmark's pathological inputs (../shared/tools/mdpatho.py), each
+     `--markdown=always --animate=always --cps 1e9 < f > /dev/null` against the same with
+     --markdown=never (COLUMNS=80, 24-bit colour): CPU (user + system, wait4) at most 2x plain + 1 s, best
+     of 2; the highlighter's CPU per million characters (markdown minus plain) on Tests/markdown's
+     answers concatenated, repeated 20 times; each answer streamed in random pieces (1-120 bytes, 0-40
+     ms apart) into an 80x24 pty with --markdown=always and TYPEWRITE_MARKDOWN_STATS set: restyled
+     cells per 1,000 characters, and restyles of cells already off the screen (0 wanted)
 
 Only the standard library plus pyte and wcwidth (for the terminal model of cases 4 and 8).
 Benchmarks, not unit tests: the machine is noisy, so read the ratios; the header shows the load.
@@ -1088,8 +1095,178 @@ class Bench:
         self.table.add("13. `seq 1 100 \\| typewrite --cps 100 --max-lag inf` (s)", fmt(wall), target="≥ 1.7 s",
                        ok=wall is not None and wall >= 1.7 and r.get("rc") == 0)
 
+    # 14: markdown highlighting -------------------------------------------------------------------------
+    def tools_dir(self):
+        """The shared tools (mdpatho.py, termcheck.py): $TOOLS, else beside the traces, else /work/shared/tools."""
+        for d in (os.environ.get("TOOLS"), os.path.join(self.a.traces, "..", "tools"), "/work/shared/tools"):
+            if d and os.path.isfile(os.path.join(d, "mdpatho.py")):
+                return os.path.abspath(d)
+        return None
+
+    def markdown_supported(self):
+        """Whether the binary accepts --markdown (a usage error, status 2, when it does not)."""
+        _, out, _ = run_small([self.tw, "--markdown=never", "--animate=never"], b"ok\n")
+        return out == b"ok\n"
+
+    def cpu_run(self, argv, src_path, env, timeout):
+        """CPU seconds (user + system, from wait4) of `argv < src_path > /dev/null`, killed after
+        `timeout` seconds of wall time (its process group). Returns (cpu, wall, exit status, killed)."""
+        src = os.open(src_path, os.O_RDONLY)
+        out = os.open(os.devnull, os.O_WRONLY)
+        try:
+            t0 = time.perf_counter()
+            pid = spawn(argv, src, out, env=env, setsid=True)
+            killed = False
+            while True:
+                got, status, ru = os.wait4(pid, os.WNOHANG)
+                if got:
+                    break
+                if time.perf_counter() - t0 > timeout and not killed:
+                    os.killpg(pid, signal.SIGKILL)
+                    killed = True
+                time.sleep(0.005)
+            return ru.ru_utime + ru.ru_stime, time.perf_counter() - t0, os.waitstatus_to_exitcode(status), killed
+        finally:
+            os.close(src)
+            os.close(out)
+
+    def case_markdown(self):
+        """Markdown highlighting: the CPU of cmark's pathological inputs with and without it, the
+        highlighter's CPU per million characters on real answers, and the restyles of a streamed run."""
+        log("[14] markdown: pathological inputs, cost per character, restyles")
+        d = os.path.join(self.work, "markdown")
+        os.makedirs(d, exist_ok=True)
+        repo = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+        answers = [json.loads(l)["text"] for l in open(os.path.join(repo, "Tests", "markdown", "answers.jsonl"),
+                                                      encoding="utf-8") if l.strip()]
+        supported = self.markdown_supported()
+        if not supported:
+            log("  this binary does not accept --markdown")
+            self.table.add("14. Markdown: `--markdown` accepted", "no", target="yes", ok=False,
+                           note="usage error: the pathological and per-character rows need it")
+        # Animated into /dev/null as fast as typewrite goes: every character goes through the
+        # renderer (and the highlighter) once, the file arrives in the largest reads typewrite takes.
+        env = dict(os.environ, COLUMNS="80", LINES="24", TERM="xterm-256color", COLORTERM="truecolor")
+        for k in ("NO_COLOR", "REDUCED_MOTION", "FORCE_COLOR", "CLICOLOR_FORCE", "COLORFGBG", "TYPEWRITE_MARKDOWN_STATS"):
+            env.pop(k, None)
+        fast = ["--animate=always", "--cps", "1e9"]
+
+        def argv(when):
+            return [self.tw, f"--markdown={when}"] + fast
+
+        if supported:
+            tools = self.tools_dir()
+            patho = os.path.join(d, "patho")
+            if tools is None:
+                self.table.add("14. Markdown pathological inputs", "n/a", ok=False, note="no mdpatho.py (set TOOLS)")
+            else:
+                subprocess.run([sys.executable, os.path.join(tools, "mdpatho.py"), patho], check=True,
+                               stdout=subprocess.DEVNULL)
+                runs = 1 if self.quick else 2
+                for name in sorted(os.listdir(patho)):
+                    path = os.path.join(patho, name)
+                    plain = md = float("inf")
+                    bad, killed = [], False
+                    for i in range(runs):
+                        cpu, _, rc, _ = self.cpu_run(argv("never"), path, env, 60)
+                        plain = min(plain, cpu)
+                        if rc:
+                            bad.append(f"--markdown=never exit status {rc}")
+                        budget = 2 * plain + 1
+                        cpu, wall, rc, k = self.cpu_run(argv("always"), path, env, 2 * budget + 2)
+                        md = min(md, cpu)
+                        killed = killed or k
+                        if k:
+                            bad.append(f"killed after {wall:.1f} s wall")
+                            break
+                        if rc:
+                            bad.append(f"exit status {rc}")
+                    budget = 2 * plain + 1
+                    ok = md <= budget and not bad
+                    stem = name.rsplit(".", 1)[0]
+                    self.table.add(f"14. Markdown CPU, pathological `{stem}` ({os.path.getsize(path) // 1000} KB; s, best of {runs})",
+                                   fmt(md, nd=3) if not killed else f"> {fmt(md, nd=3)}",
+                                   ratio=f"{md / max(plain, 1e-3):.1f}×", target="≤ 2 × plain + 1 s", ok=ok,
+                                   note=f"plain (--markdown=never) {plain:.3f} s" + ("; " + ", ".join(bad) if bad else ""))
+            # the highlighter's cost per character: the answers concatenated, repeated to a few MB
+            reps = 5 if self.quick else 20
+            text = "\n\n".join(answers) + "\n\n"
+            corpus = os.path.join(d, f"answers-x{reps}.md")
+            with open(corpus, "w", encoding="utf-8") as fh:
+                fh.write(text * reps)
+            chars = len(text) * reps
+            runs = 2 if self.quick else 3
+            cpu = {"always": float("inf"), "never": float("inf")}
+            rcs = set()
+            for i in range(runs):
+                for when in (("always", "never") if i % 2 == 0 else ("never", "always")):
+                    c, _, rc, _ = self.cpu_run(argv(when), corpus, env, 120)
+                    cpu[when] = min(cpu[when], c)
+                    rcs.add(rc)
+            per = (cpu["always"] - cpu["never"]) / (chars / 1e6)
+            self.table.add(f"14. Markdown highlighter CPU per million characters (s, best of {runs})", fmt(per, nd=3),
+                           note=f"{len(answers)} answers concatenated ×{reps}, {chars / 1e6:.2f} M code points, "
+                                f"`--animate=always --cps 1e9` to /dev/null: --markdown=always {cpu['always']:.3f} s, "
+                                f"never {cpu['never']:.3f} s" + ("" if rcs == {0} else f"; exit statuses {sorted(rcs)}"))
+        self.markdown_restyles(answers, d, supported)
+
+    def markdown_restyles(self, answers, d, supported=True):
+        """Each answer streamed in random pieces (1-120 bytes, 0-40 ms apart, as mdcheck.py streams
+        them) into an 80x24 pty with --markdown=always; typewrite writes its restyle counts to the
+        file named by TYPEWRITE_MARKDOWN_STATS at exit."""
+        count = 30 if self.quick else len(answers)
+        log(f"  restyles: {count} answers streamed in random pieces into an 80x24 pty, 4 at a time")
+
+        def one(i):
+            if not supported:
+                return 2, None
+            rnd = random.Random(f"typewrite-bench/markdown/{i}")
+            data = answers[i].encode("utf-8")
+            sched, t, k = [], 0.05, 0
+            while k < len(data):
+                n = rnd.randint(1, 120)
+                t += rnd.choice((0, 0.005, 0.02, 0.04))
+                sched.append((t, data[k:k + n]))
+                k += n
+            stats = os.path.join(d, f"stats-{i}.json")
+            if os.path.exists(stats):
+                os.remove(stats)
+            r = run_pty([self.tw, "--markdown=always"], pty_env(extra={"TYPEWRITE_MARKDOWN_STATS": stats}),
+                        schedule=sched, timeout=60, keep=False)
+            try:
+                with open(stats, encoding="utf-8") as fh:
+                    s = json.load(fh)
+                return r["rc"], (int(s["characters"]), int(s["restyledCells"]), int(s["restyledOffScreen"]))
+            except (OSError, ValueError, KeyError, TypeError):
+                return r["rc"], None
+
+        with concurrent.futures.ThreadPoolExecutor(4) as ex:
+            res = list(ex.map(one, range(count)))
+        got = [s for _, s in res if s is not None]
+        rcs = collections.Counter(rc for rc, _ in res)
+        status = "" if set(rcs) == {0} else "; exit statuses " + ", ".join(f"{rc}: {n}" for rc, n in sorted(rcs.items(), key=str))
+        label = f"{count} answers in random pieces, 80×24"
+        if not got:
+            self.table.add(f"14. Markdown restyled cells per 1,000 characters ({label})", "not reported by this binary",
+                           note="no TYPEWRITE_MARKDOWN_STATS file" + status)
+            self.table.add(f"14. Markdown restyles of cells already off the screen ({label})",
+                           "not reported by this binary", target="0", note=status.lstrip("; "))
+            return
+        chars = sum(s[0] for s in got)
+        cells = sum(s[1] for s in got)
+        off = sum(s[2] for s in got)
+        missing = f"; {count - len(got)} runs wrote no stats" if len(got) < count else ""
+        self.table.add(f"14. Markdown restyled cells per 1,000 characters ({label})", fmt(1000 * cells / max(chars, 1), nd=2),
+                       note=f"{cells} cells over {chars} characters; most in one answer "
+                            f"{max(s[1] for s in got)}" + missing + status)
+        self.table.add(f"14. Markdown restyles of cells already off the screen ({label})", str(off), target="0",
+                       ok=off == 0 and not missing and set(rcs) == {0},
+                       note=f"in {sum(1 for s in got if s[2])} answers" + missing + status)
+
     def run(self):
         only = set(self.a.only.split(",")) if self.a.only else None
+        if only and "markdown" in only:
+            only.add("14")
         t0 = time.monotonic()
         ver = subprocess.run([self.tw, "--version"], capture_output=True, text=True).stdout.strip()
         load0 = os.getloadavg()[0]
@@ -1099,7 +1276,8 @@ class Bench:
             log("  warning: the machine is busy; timings (startup, frames, lag) will be noisy")
         steps = [("1", self.case_throughput), ("2", self.case_startup), ("3", self.case_idle),
                  ("4", self.case_traces), ("5", self.case_burst), ("7", self.case_memory_animated),
-                 ("8", self.case_frames), ("9", self.case_pv), ("13", self.case_floods)]
+                 ("8", self.case_frames), ("9", self.case_pv), ("13", self.case_floods),
+                 ("14", self.case_markdown)]
         for key, fn in steps:
             if only and key not in only:
                 continue
@@ -1139,7 +1317,8 @@ def main():
     ap = argparse.ArgumentParser(description="typewrite benchmark (issue 5)")
     ap.add_argument("--binary", default=os.path.join(here, "..", ".build", "release", "typewrite"))
     ap.add_argument("--quick", action="store_true", help="fewer runs, smaller inputs (about a minute)")
-    ap.add_argument("--only", help="comma-separated case numbers to run: 1,2,3,4,5,7,8,9,13 (4 also gives 5-CPU, 6, 8)")
+    ap.add_argument("--only", help="comma-separated case numbers to run: 1,2,3,4,5,7,8,9,13,14 (4 also gives 5-CPU, 6, 8; "
+                    "markdown = 14)")
     ap.add_argument("--trace-names", help="comma-separated trace names for case 4 (default: all; --quick: three)")
     ap.add_argument("--traces", default=os.path.join(here, "..", "..", "shared", "traces"))
     ap.add_argument("--workdir", default="/tmp/typewrite-bench")
