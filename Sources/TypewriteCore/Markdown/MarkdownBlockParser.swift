@@ -679,6 +679,16 @@ struct MarkdownBlockParser {
     /// The number of cells of a table delimiter row (`| --- | :-: |`); a row of `-` alone is a
     /// setext underline instead. The header row above it must hold a pipe.
     private func delimiterRowCells(_ src: MarkdownSource, _ start: Int, _ end: Int) -> Int? {
+        // Only `|`, `:`, `-` and blanks can make one (most lines of a paragraph fail here, cheaply).
+        var dash = false
+        for i in start..<end {
+            switch src[i] {
+            case UInt8(ascii: "-"): dash = true
+            case UInt8(ascii: "|"), UInt8(ascii: ":"), UInt8(ascii: " "), UInt8(ascii: "\t"): break
+            default: return nil
+            }
+        }
+        guard dash else { return nil }
         let row = tableCells(src, start, end)
         guard !row.cells.isEmpty else { return nil }
         if row.pipes.isEmpty && setextUnderline(src, start, end) != nil { return nil }

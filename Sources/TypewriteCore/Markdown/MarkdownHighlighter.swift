@@ -42,6 +42,9 @@ public struct MarkdownHighlighter: Sendable {
 
     /// Bytes fed so far: the next byte fed has this offset.
     public private(set) var byteCount = 0
+    /// Bytes that later pieces may still restyle, which the highlighter keeps: the open paragraph
+    /// and the line still arriving (its memory is about 10 bytes for each).
+    public var openByteCount: Int { byteCount - min(parser.openParagraphStart ?? lineStart, lineStart) }
     /// Bytes restyled so far (each time a byte's style changed after it was first reported).
     public private(set) var restyledByteCount = 0
 

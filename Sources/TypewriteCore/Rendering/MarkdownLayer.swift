@@ -135,14 +135,27 @@ struct MarkdownLayer: Sendable {
         fedEnd = end
     }
 
+    /// Longest open text (a paragraph, a line) the highlighter holds, in bytes: where an open
+    /// paragraph reaches it, a new document starts, so memory stays bounded on a flood of lines
+    /// with no blank line between them. Far more than a screen shows (300 × 100 cells), so a
+    /// restyle it gives up could only have reached rows that scrolled off long ago.
+    static let openTextLimit = 64 << 10
+
     private mutating func feedStretch(_ store: ByteStore, _ range: Range<Int>) {
         if let last = segments.last, last.input + (fedCount - last.markdown) == range.lowerBound {
             // continues the last stretch
         } else {
             segments.append((fedCount, range.lowerBound))
         }
-        fedCount += range.count
-        apply(highlighter.feed(store[range]))
+        var at = range.lowerBound
+        while at < range.upperBound {
+            // Pieces end where the open text reaches the limit: the same place for any splitting.
+            let end = min(range.upperBound, at + max(1, Self.openTextLimit - highlighter.openByteCount))
+            fedCount += end - at
+            apply(highlighter.feed(store[at..<end]))
+            at = end
+            if highlighter.openByteCount >= Self.openTextLimit { startDocument() }
+        }
     }
 
     /// The input from here on is a new document (reasoning after the answer, or the answer after
