@@ -115,6 +115,34 @@ struct MarkdownRenderingTests {
         #expect(!screen.lines[0][0].style.bold, "line 1, scrolled off when the underline came")
     }
 
+    /// Inputs where a repaint could go wrong: links, scroll regions, a progress line drawn over
+    /// itself, BS, wide characters at the margin, an SGR colour, a late underline each time.
+    static let hostile: [String] = [
+        "\u{1B}]8;;https://x\u{1B}\\a link **open\u{1B}]8;;\u{1B}\\ still**\n===\n",
+        "\u{1B}[2;5r\u{1B}[5;1Hone **two\nthree\nfour\nfive\nsix\n---\n\u{1B}[r",
+        "progress 10%\rprogress **50%\rprogress 100%\n===\n",
+        "ab**cd\u{8}\u{8}XY\n---\n",
+        String(repeating: "x", count: 77) + "日本**語\n===\n",
+        "\u{1B}[31m**red\u{1B}[0m and more\n---\n",
+        "a `span\r\nover` crlf\r\n---\r\n",
+    ]
+
+    @Test("hostile inputs: cat's characters in cat's cells, whatever the pieces", arguments: hostile.indices)
+    func hostileInputsKeepCatsCharacters(index: Int) {
+        let text = Self.hostile[index]
+        let bytes = Array(text.utf8)
+        for step in [0, 1, 5] {
+            let cuts = step == 0 ? [] : Array(stride(from: step, to: bytes.count, by: step))
+            let chunks = RenderHarness.chunks(bytes, cuts: cuts, delay: 0.4)
+            for margin in VirtualTerminal.MarginConvention.allCases {
+                let screens = Self.harness(rows: 6).screens(chunks, margin: margin, rows: 6)
+                #expect(screens.typewrite.text == screens.cat.text, "step \(step) \(margin): \(screens.typewrite.diff(screens.cat) ?? "")")
+                #expect(screens.typewrite.cursorRow == screens.cat.cursorRow && screens.typewrite.cursorColumn == screens.cat.cursorColumn)
+                #expect(screens.typewrite.style == screens.cat.style && screens.typewrite.link == screens.cat.link)
+            }
+        }
+    }
+
     @Test("plain prose is written exactly as without markdown")
     func plainProseUnchanged() {
         let text = Array("Just a sentence, with nothing to highlight in it at all.\nAnd a second one.\n".utf8)

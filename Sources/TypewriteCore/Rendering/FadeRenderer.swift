@@ -271,7 +271,9 @@ public struct FadeRenderer: Sendable {
     /// The cursor's row for remembering what is drawn now, or nil when it cannot be found again
     /// (markdown off, the input's own colours, a state where cells cannot be repainted).
     private mutating func paintedRow() -> Int? {
-        guard markdown != nil, inputPenID >= 0, !penIsUnknown, model.allowsRepaint, pens[inputPenID].hasDefaultColors else { return nil }
+        // Not inside a hyperlink (a cell drawn again takes the link open then) nor a scroll region.
+        guard markdown != nil, inputPenID >= 0, !penIsUnknown, model.allowsRepaint, pens[inputPenID].hasDefaultColors,
+              !model.hyperlinkOpen, !model.scrollRegionMayBeSet else { return nil }
         if returnedCarriage, let row = model.row { markdown!.forgetRow(row) }  // drawing over the row
         returnedCarriage = false
         if model.row == nil {
@@ -294,7 +296,8 @@ public struct FadeRenderer: Sendable {
     private mutating func repaintRestyled(into out: inout [UInt8]) {
         guard markdown?.hasRestyles == true else { return }
         let restyled = markdown!.takeRestyles()
-        guard let row = model.row, let width = columns, var column, restylesMayMove, model.allowsRepaint else {
+        guard let row = model.row, let width = columns, var column, restylesMayMove, model.allowsRepaint,
+              !model.hyperlinkOpen, !model.scrollRegionMayBeSet else {
             markdown!.restyledOffScreen += restyled.count
             return
         }
@@ -309,6 +312,7 @@ public struct FadeRenderer: Sendable {
             column = p.column
         }
         var atRow = row, atColumn: Int? = column
+        var moved = false
         for cluster in restyled {
             let up = row - cluster.row
             guard up >= 0, up < (rows ?? 1) else { markdown!.restyledOffScreen += 1; continue }
@@ -331,9 +335,10 @@ public struct FadeRenderer: Sendable {
             atColumn = cluster.column + cluster.width < width ? cluster.column + cluster.width : nil
             if cluster.row == row { forgetRowContent(cluster.column..<(cluster.column + cluster.width)) }
             markdown!.restyledCells += 1
-            frameMovedCursor = true
+            moved = true
         }
-        guard frameMovedCursor else { return }
+        guard moved else { return }
+        frameMovedCursor = true
         moveRows(from: atRow, to: row, into: &out)
         if atColumn != column { Self.appendCSI(&out, column + 1, final: 0x47, always: true) }
         if let last {

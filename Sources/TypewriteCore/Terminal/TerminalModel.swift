@@ -60,6 +60,9 @@ struct TerminalModel: Sendable {
     private(set) var shiftedOut = false
     private(set) var nonASCIICharset = false
     private(set) var defaultTabStops = true
+    /// The input may have set a scroll region (DECSTBM with parameters): a line feed at its
+    /// bottom then moves only the rows inside it. Cleared by RIS and `CSI r`.
+    private(set) var scrollRegionMayBeSet = false
     /// Whether the input left an OSC 8 hyperlink open.
     private(set) var hyperlinkOpen = false
 
@@ -527,6 +530,7 @@ struct TerminalModel: Sendable {
             if params.contains(4) { insertMode = final == 0x68 }
             return
         }
+        if privateMarker == 0 && final == 0x72 { scrollRegionMayBeSet = !parameters.isEmpty }  // DECSTBM
         guard privateMarker == 0, let width = columns else {
             forgetColumn()
             forgetRow()
@@ -609,6 +613,7 @@ struct TerminalModel: Sendable {
             penIsUnknown = false
             autowrapOff = false; alternateScreen = false; nonASCIICharset = false; shiftedOut = false
             insertMode = false
+            scrollRegionMayBeSet = false
             stateIsDisputed = false
             savedCursor = [nil, nil]
             lastSaved = nil
