@@ -144,7 +144,7 @@ def specs(a):
             if a.only and a.only not in name:
                 continue
             if name in WIRE:
-                cmd = f"{q(binary)} --format {WIRE[name]}"
+                cmd = f"{q(binary)} --format {WIRE[name]} --markdown=never"
                 ref = f"{{ cat >/dev/null; cat {q(answer)}; }}"
                 rref = f"{{{{ cat >/dev/null; python3 {q(RECHUNK)} {{n}} {{delay}} <{q(answer)}; }}}}"
             else:

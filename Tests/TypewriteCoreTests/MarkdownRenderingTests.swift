@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import TypewriteCore
 
@@ -32,6 +33,14 @@ struct MarkdownRenderingTests {
     /// What the settled screen must be: every byte drawn in the look its final role has (cat's
     /// bytes, each run preceded by its SGR).
     static func expectedScreen(_ text: String, columns: Int = 80, rows: Int = 24, colors: Bool = true) -> VirtualTerminal.Snapshot {
+        var terminal = VirtualTerminal(columns: columns, rows: rows, newlineIsCRLF: true)
+        terminal.feed(styledReference(text, colors: colors))
+        return terminal.snapshot()
+    }
+
+    /// The text with each run of one final style preceded by its SGR: what `cat` of it shows is
+    /// what typewrite must settle to.
+    static func styledReference(_ text: String, colors: Bool = true) -> [UInt8] {
         let bytes = Array(text.utf8)
         var out: [UInt8] = []
         for run in MarkdownHighlighter.styles(of: bytes) {
@@ -40,10 +49,46 @@ struct MarkdownRenderingTests {
             if !parameters.isEmpty { out += Array("\u{1B}[\(parameters)m".utf8) }
             out += bytes[run.range]
         }
-        out += Array("\u{1B}[0m".utf8)
-        var terminal = VirtualTerminal(columns: columns, rows: rows, newlineIsCRLF: true)
-        terminal.feed(out)
-        return terminal.snapshot()
+        return out + Array("\u{1B}[0m".utf8)
+    }
+
+    /// Real answers streamed in random pieces (1 to 120 bytes, 0 to 40 ms apart, as a model's
+    /// stream comes) into 80 x 24: the visible screen is the styled reference's, restyles
+    /// included (rows that scrolled off are the one exception the rule allows, so only the last
+    /// 24 rows are compared). TYPEWRITE_MARKDOWN_DUMP=DIR also writes each case as md-NN.trace
+    /// (play.py's format) and md-NN.ref (the styled reference), for `Scripts/xcheck-all.py
+    /// --markdown DIR` in real emulators.
+    @Test("real answers streamed in pieces settle to the styled reference", arguments: 0..<4)
+    func realAnswers(part: Int) throws {
+        let answers = MarkdownAnswerTests.answers
+        let dump = ProcessInfo.processInfo.environment["TYPEWRITE_MARKDOWN_DUMP"]
+        if let dump { try FileManager.default.createDirectory(atPath: dump, withIntermediateDirectories: true) }
+        for k in stride(from: part, to: answers.count, by: 10) {
+            var rng = SplitMix64(seed: UInt64(k) &+ 1000)
+            let bytes = Array(answers[k].utf8)
+            var chunks: [RenderHarness.Chunk] = []
+            var at = 0
+            while at < bytes.count {
+                let n = min(bytes.count - at, 1 + Int(rng.next() % 120))
+                chunks.append(RenderHarness.Chunk(delay: Double(rng.next() % 41) / 1000, bytes: Array(bytes[at..<(at + n)])))
+                at += n
+            }
+            let screen = Self.typewriteScreen(chunks, harness: Self.harness())
+            let expected = Self.expectedScreen(answers[k])
+            #expect(Array(screen.lines.suffix(24)) == Array(expected.lines.suffix(24)), "answer \(k): \(screen.diff(expected) ?? "")")
+            // Cat's characters (a styled blank at the end of a line is still a blank).
+            func characters(_ snapshot: VirtualTerminal.Snapshot) -> [String] {
+                snapshot.text.split(separator: "\n", omittingEmptySubsequences: false)
+                    .map { String($0.reversed().drop { $0 == " " }.reversed()) }
+            }
+            #expect(characters(screen) == characters(catScreen(answers[k])), "answer \(k)")
+            if let dump {
+                let name = "\(dump)/md-\(String(format: "%03d", k))"
+                let trace = chunks.map { "{\"delay_ms\": \(Int(($0.delay * 1000).rounded())), \"hex\": \"\($0.bytes.map { String(format: "%02x", $0) }.joined())\"}\n" }
+                _ = FileManager.default.createFile(atPath: name + ".trace", contents: Data(trace.joined().utf8))
+                _ = FileManager.default.createFile(atPath: name + ".ref", contents: Data(Self.styledReference(answers[k])))
+            }
+        }
     }
 
     static func harness(columns: Int = 80, rows: Int = 24) -> RenderHarness {
@@ -139,6 +184,24 @@ struct MarkdownRenderingTests {
                 #expect(screens.typewrite.text == screens.cat.text, "step \(step) \(margin): \(screens.typewrite.diff(screens.cat) ?? "")")
                 #expect(screens.typewrite.cursorRow == screens.cat.cursorRow && screens.typewrite.cursorColumn == screens.cat.cursorColumn)
                 #expect(screens.typewrite.style == screens.cat.style && screens.typewrite.link == screens.cat.link)
+            }
+        }
+    }
+
+    @Test("a restyle while the cursor is in pending wrap moves before it draws, and comes back to it",
+          arguments: ["--", "*a", "-- The C", "ab**c"])
+    func restyleInPendingWrap(text: String) {
+        // One or two columns: every character ends in the last column.
+        for columns in [1, 2] {
+            let bytes = Array(text.utf8)
+            var harness = RenderHarness(columns: columns, depth: .palette256, cps: 2000, fade: 3)
+            harness.configuration.rows = 8
+            harness.configuration.highlightsMarkdown = true
+            let chunks = RenderHarness.chunks(bytes, cuts: Array(1..<bytes.count), delay: 0.3)
+            for margin in VirtualTerminal.MarginConvention.allCases {
+                let screens = harness.screens(chunks, margin: margin, rows: 8)
+                #expect(screens.typewrite.text == screens.cat.text, "\(columns) columns, \(margin)")
+                #expect(screens.typewrite.pendingWrap == screens.cat.pendingWrap)
             }
         }
     }

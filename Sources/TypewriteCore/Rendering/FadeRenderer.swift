@@ -311,7 +311,8 @@ public struct FadeRenderer: Sendable {
             last = p
             column = p.column
         }
-        var atRow = row, atColumn: Int? = column
+        // In pending wrap the next character would wrap first: move before drawing anything.
+        var atRow = row, atColumn: Int? = last == nil ? column : nil
         var moved = false
         for cluster in restyled {
             let up = row - cluster.row
