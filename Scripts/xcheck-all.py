@@ -5,6 +5,7 @@ kitty, alacritty and GNU screen under Xvfb (../shared/tools/xcheck.py does the t
   Scripts/xcheck-all.py [--bin .build/release/typewrite] [--out DIR] [--jobs 2] [--speed 4]
                         [--traces DIR] [--only SUBSTRING] [--terms xterm,urxvt,...]
                         [--corpus DIR] [--corpus-terms xterm,kitty] [--no-traces]
+                        [--markdown DIR] [--markdown-terms xterm,kitty,alacritty,urxvt]
                         [--rechunk 40:0.05,7:0.02,3:0.01,1:0.002] [--resume] [--table]
 
 The matrix: every trace in ../shared/traces at 80 columns in every emulator, xterm also at 40;
@@ -13,7 +14,10 @@ are compiled in. Plain traces are compared with `cat` of the same trace; the wir
 (SSE, NDJSON) run `typewrite --format sse|ndjson` and are compared with `cat` of wire-answer.txt,
 written once the whole stream has been read. --corpus DIR adds the fidelity corpus as dumped by
 `TYPEWRITE_FIDELITY_DUMP=DIR swift test --filter corpusSize` (corpus-NN-wW.bin, each at its width,
-fed with `< FILE`), in --corpus-terms, dark theme.
+fed with `< FILE`), in --corpus-terms, dark theme. --markdown DIR adds real answers as dumped by
+`TYPEWRITE_MARKDOWN_DUMP=DIR swift test --filter realAnswers` (md-NNN.trace, played, and md-NNN.ref,
+the answer with each run in its final style): `typewrite --markdown=always` is compared with cat of
+the reference, in --markdown-terms, dark and light.
 
 Every run whose screenshot differs from cat's is classified by re-running the reference through
 ../shared/tools/rechunk.py (the same bytes written in N-byte pieces DELAY seconds apart, for each
@@ -163,6 +167,19 @@ def specs(a):
                 out.append(dict(name=f"{base}-{term}-{cols}-dark", input=f"{base} ({label})", bin=f, term=term,
                                 cols=cols, theme="dark", cmd=q(binary), ref="cat",
                                 rechunk_ref=f"python3 {q(RECHUNK)} {{n}} {{delay}}"))
+    if a.markdown:
+        # Markdown: typewrite --markdown=always on the answer's trace against cat of its styled
+        # reference (every run in its final look), so the settled screen must be that, pixel for pixel.
+        for t in sorted(glob.glob(os.path.join(a.markdown, "md-*.trace"))):
+            base = os.path.basename(t)[:-len(".trace")]
+            if a.only and a.only not in base:
+                continue
+            ref_file = t[:-len(".trace")] + ".ref"
+            for term in a.markdown_terms.split(","):
+                for theme in (("dark", "light") if term != "st" else ("dark",)):
+                    out.append(dict(name=f"{base}-{term}-80-{theme}", input=base, trace=t, term=term, cols=80, theme=theme,
+                                    cmd=f"{q(binary)} --markdown=always", ref=f"{{ cat >/dev/null; cat {q(ref_file)}; }}",
+                                    rechunk_ref=f"{{{{ cat >/dev/null; python3 {q(RECHUNK)} {{n}} {{delay}} <{q(ref_file)}; }}}}"))
     for s in out:
         s.update(speed=a.speed, rechunk=rechunk, out=os.path.join(a.out, s["name"]))
     return out
@@ -214,6 +231,8 @@ def main():
     ap.add_argument("--terms", default=",".join(TERMS))
     ap.add_argument("--corpus", help="folder of corpus-NN-wW.bin (TYPEWRITE_FIDELITY_DUMP)")
     ap.add_argument("--corpus-terms", default="xterm,kitty")
+    ap.add_argument("--markdown", help="folder of md-NNN.trace + md-NNN.ref (TYPEWRITE_MARKDOWN_DUMP)")
+    ap.add_argument("--markdown-terms", default="xterm,kitty,alacritty,urxvt")
     ap.add_argument("--rechunk", default="40:0.05,7:0.02,3:0.01,1:0.002", help="rechunk.py N:DELAY controls, tried in order")
     ap.add_argument("--table", action="store_true", help="print the table of OUT/results.jsonl; run nothing")
     ap.add_argument("--resume", action="store_true", help="keep the identical and artefact results already in OUT/results.jsonl; run the rest again")

@@ -863,8 +863,10 @@ public struct FadeRenderer: Sendable {
             return
         }
         syncRowContent()
+        var wrapped = false
         if pendingWrap || c + width > columnsNow {
             // The terminal wraps before drawing: a new row starts with this cluster.
+            wrapped = true
             snap(into: &out)
             newRow(wrapped: true)
             pendingWrap = false
@@ -903,6 +905,14 @@ public struct FadeRenderer: Sendable {
             setPen(pen, into: &out)
             out.append(contentsOf: bytes)
         } else {
+            if wrapped && code != ColorRamp.settled {
+                // A row that scrolls in takes the pen of the wrap in its blank cells (xterm draws
+                // the cursor in their colour): wrap in the settled pen, then draw the fade over it.
+                setPen(pen, into: &out)
+                out.append(contentsOf: bytes)
+                Self.appendCSI(&out, width, final: 0x44)  // CUB
+                frameMovedCursor = true
+            }
             setPen(code == ColorRamp.settled ? pen : fadePen(pen, code), into: &out)
             out.append(contentsOf: bytes)
             let range = cellBytes.count..<(cellBytes.count + bytes.count)

@@ -131,6 +131,9 @@ struct SettledState: Equatable {
             while let last = cells.last, last.text == " " || last.text.isEmpty, last.link == nil { cells.removeLast() }
             return cells
         }
+        // As `settledLines()` does: no empty lines at the end.
+        while let last = copy.snapshot.lines.last, last.isEmpty { copy.snapshot.lines.removeLast() }
+        copy.snapshot.softWrapped = Array(copy.snapshot.softWrapped.prefix(copy.snapshot.lines.count))
         return copy
     }
 }
