@@ -259,7 +259,12 @@ struct MarkdownRenderingTests {
         #expect(look(MarkdownStyle(inline: .strong)) != look(MarkdownStyle(inline: .emphasis)))
         #expect(look(MarkdownStyle(inline: .strong, marker: .emphasisDelimiter)) == "2")
         #expect(look(MarkdownStyle(headingLevel: 2, marker: .headingMarker)) == "2;95")
-        #expect(look(MarkdownStyle(inline: [.strong, .code])) == "1;96", "bold takes the bright colour")
+        #expect(look(MarkdownStyle(inline: [.strong, .code])) == "36", "code is never bold")
+        // Without colours every construct still differs from plain text by an attribute.
+        func bare(_ style: MarkdownStyle) -> String { MarkdownAppearance.parameters(for: style, colors: false) }
+        for style in constructs { #expect(!bare(style).isEmpty && bare(style) != "2", "\(style) without colours") }
+        #expect(bare(MarkdownStyle(inline: .code)) == "7" && bare(MarkdownStyle(isCodeBlock: true)) == "7")
+        #expect(bare(MarkdownStyle(headingLevel: 2)) != bare(MarkdownStyle(inline: .strong)))
     }
 
     @Test("the terminal's palette replies are read (OSC 4)")
@@ -269,8 +274,9 @@ struct MarkdownRenderingTests {
         #expect(colors.background == RGB(255, 255, 255))
         #expect(colors.palette[6] == RGB(0, 128, 128))
         #expect(colors.palette[13] == RGB(255, 0, 255))
-        let request = String(decoding: TerminalColors.request, as: UTF8.self)
+        let request = String(decoding: TerminalColors.request(palette: MarkdownAppearance.paletteIndices), as: UTF8.self)
         #expect(request.contains("\u{1B}]4;6;?\u{7}") && request.hasSuffix("\u{1B}[c"))
+        #expect(!String(decoding: TerminalColors.request, as: UTF8.self).contains("]4;"))
     }
 
     // MARK: Sessions

@@ -132,6 +132,29 @@ struct TypewriterTests {
         #expect(recorder.screen(columns: 20, rows: 10) == catScreen(second, columns: 20, rows: 10))
     }
 
+    @Test("markdown: a snapshot that rewrites its tail is highlighted as continuing the text kept",
+          arguments: [("a **b c", "a **b** c\n"), ("a **b c and more\n", "a **b** c\n"),
+                      ("Title line\nmore", "Title line\n===\n"), ("| a | b |\nx", "| a | b |\n|---|---|\n| 1 | 2 |\n")])
+    func markdownSnapshotRewrite(first: String, second: String) async throws {
+        var settings = Typewriter.Settings()
+        settings.markdown = .always
+        let typewriter = try terminalTypewriter(settings: settings)
+        typewriter.show(snapshot: first)
+        timer.advance(by: 2)
+        typewriter.show(snapshot: second)
+        timer.advance(by: 2)
+        try await typewriter.finish()
+        // What cat of the final text with each run in its final style shows.
+        var reference: [UInt8] = []
+        let bytes = Array(second.utf8)
+        for run in MarkdownHighlighter.styles(of: bytes) {
+            let sgr = MarkdownAppearance.parameters(for: run.style)
+            reference += Array("\u{1B}[0m".utf8) + (sgr.isEmpty ? [] : Array("\u{1B}[\(sgr)m".utf8)) + bytes[run.range]
+        }
+        reference += Array("\u{1B}[0m".utf8)
+        #expect(recorder.screen() == catScreen(String(decoding: reference, as: UTF8.self)))
+    }
+
     @Test("a replaced row that has scrolled off is not rewritten: the line is written again below")
     func replacedOffScreen() async throws {
         let typewriter = try terminalTypewriter(columns: 20, rows: 4)

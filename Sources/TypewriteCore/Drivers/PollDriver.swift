@@ -38,6 +38,8 @@ package struct PollDriver {
         /// Whether to ask the terminal for its colours (OSC 10/11 with a DA1 sentinel) on
         /// `/dev/tty` while the text streams.
         package var queryColors = false
+        /// Palette entries to ask for with the colours (OSC 4), when markdown may be highlighted.
+        package var queryPalette: [UInt8] = []
         /// Stops the process (SIGTSTP's default action) and returns once it continues.
         package var suspend: () -> Void = {}
 
@@ -97,7 +99,7 @@ package struct PollDriver {
         defer { buffer.deallocate() }
         let watchReader = session.isAnimated && System.isPipe(setup.output)
         var out = SessionOutput()
-        if setup.queryColors && session.isAnimated { colorQuery = ColorQuery.start() }
+        if setup.queryColors && session.isAnimated { colorQuery = ColorQuery.start(palette: setup.queryPalette) }
 
         while true {
             var now = System.monotonicNow()
@@ -373,7 +375,7 @@ struct ColorQuery {
 
     /// Sends the query, or returns nil when it may not be made (no terminal, not the foreground
     /// process group, keys waiting to be read, or the mode cannot be changed).
-    static func start() -> ColorQuery? {
+    static func start(palette: [UInt8] = []) -> ColorQuery? {
         guard let fd = try? System.openControllingTerminal() else { return nil }
         // Keys typed ahead must stay for whoever reads next. A whole line is counted in canonical
         // mode; half a line only becomes readable (and countable) once canonical mode is off.
@@ -388,7 +390,7 @@ struct ColorQuery {
             return nil
         }
         var query = ColorQuery(descriptor: fd, saved: saved)
-        guard (try? System.writeAll(fd, TerminalColors.request)) != nil else {
+        guard (try? System.writeAll(fd, TerminalColors.request(palette: palette))) != nil else {
             query.restore()
             System.closeDescriptor(fd)
             return nil

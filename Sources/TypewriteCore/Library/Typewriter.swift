@@ -187,9 +187,13 @@ public final class Typewriter: @unchecked Sendable {
             var out = SessionOutput()
             let now = timer.now()
             if needsSettling { session.settleNow(at: now, into: &out) }
+            // The moves before a rewritten tail (or the LF before a line written again below)
+            // are not text of the answer.
             switch update {
-            case .rewritten(let offset): session.restartMarkdown(after: bytes[..<offset])
-            case .appendedBelow(let lineStart): session.restartMarkdown(after: bytes[..<lineStart])
+            case .rewritten(let offset):
+                session.restartMarkdown(after: bytes[..<offset], skipping: text.count - (bytes.count - offset))
+            case .appendedBelow(let lineStart):
+                session.restartMarkdown(after: bytes[..<lineStart], skipping: text.count - (bytes.count - lineStart))
             default: break
             }
             if !text.isEmpty { session.receive(text, at: now, into: &out) }

@@ -193,10 +193,11 @@ public struct FadeRenderer: Sendable {
     }
 
     /// The text from here on continues `context` instead of what was received before it (a
-    /// snapshot rewrote its tail): the highlighter starts again, reading `context` first.
-    public mutating func restartMarkdownDocument(after context: some Collection<UInt8>) {
+    /// snapshot rewrote its tail): the highlighter starts again, reading `context` first. The
+    /// next `skipping` bytes received (the moves back to the change) are not fed to it.
+    public mutating func restartMarkdownDocument(after context: some Collection<UInt8>, skipping: Int = 0) {
         feedMarkdown()
-        markdown?.startDocument(after: context)
+        markdown?.startDocument(after: context, notText: store.end..<(store.end + max(0, skipping)))
     }
 
     /// Whether markdown highlighting is on.

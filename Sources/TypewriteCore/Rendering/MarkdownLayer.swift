@@ -8,17 +8,19 @@
 /// |---|---|---|---|---|
 /// | heading 1 | bold, underline, bright magenta | | strong | bold |
 /// | heading 2–6 | bold, bright magenta | | emphasis | italic |
-/// | code span | cyan | | strikethrough | crossed out |
+/// | code span | cyan (never bold) | | strikethrough | crossed out |
 /// | code block content | green | | link text, autolink | underline |
 /// | list marker, task box | yellow | | `#`, fences, backticks | dim, in their construct's colour |
 /// | link destination | dim, underline | | other markers | dim |
 ///
-/// Bold text takes a bright colour (90–97), which terminals that brighten bold text (xterm's
+/// Headings take a bright colour (90–97), which terminals that brighten bold text (xterm's
 /// `boldColors`) leave as it is, so the colour a fade ends on is the colour the cell settles in.
+/// Without colours (`NO_COLOR`, no-color.org) code spans and code block content are in reverse
+/// video, headings bold and underlined, list markers bold.
 public enum MarkdownAppearance {
     /// The palette entries the styles use: the terminal is asked for their values (OSC 4), so a
     /// fade ends exactly on them.
-    public static let paletteIndices: [UInt8] = [2, 3, 6, 13, 10, 14]
+    public static let paletteIndices: [UInt8] = [2, 3, 6, 13]
 
     /// The SGR parameters (ECMA-48 §8.3.117) that show `style`, applied on top of the input's own
     /// default-coloured state; "" for plain text.
@@ -27,6 +29,7 @@ public enum MarkdownAppearance {
         var attributes: [String] = []
         var color: Int?
         let heading = style.headingLevel > 0
+        let code = style.isCodeBlock || style.inline.contains(.code)
         if style.isCodeBlock || style.marker == .codeFence {
             color = 32
         } else if style.inline.contains(.code) {
@@ -36,21 +39,23 @@ public enum MarkdownAppearance {
         }
         switch style.marker {
         case .none:
-            if heading || style.inline.contains(.strong) { attributes.append("1") }
+            // Code is never bold: a bold basic colour is drawn bright by some terminals.
+            if (heading || style.inline.contains(.strong)) && !code { attributes.append("1") }
             if style.inline.contains(.emphasis) { attributes.append("3") }
-            if style.headingLevel == 1 || style.inline.contains(.link) || style.inline.contains(.autolink) {
+            if (style.headingLevel == 1 || (heading && !colors) || style.inline.contains(.link) || style.inline.contains(.autolink))
+                && !(code && !colors) {
                 attributes.append("4")
             }
             if style.inline.contains(.strikethrough) { attributes.append("9") }
+            if code && !colors { attributes.append("7") }
         case .listMarker, .taskBox:
             if color == nil { color = 33 }
+            if !colors { attributes.append("1") }
         case .linkDestination:
             attributes = ["2", "4"]
         default:
             attributes = ["2"]
         }
-        // Bold with one of the eight basic colours would be brightened by some terminals.
-        if let c = color, c < 90, attributes.first == "1" { color = c + 60 }
         if colors, let color { attributes.append(String(color)) }
         return attributes.joined(separator: ";")
     }
@@ -63,13 +68,19 @@ public enum MarkdownAppearance {
 struct MarkdownLayer: Sendable {
     private var highlighter = MarkdownHighlighter()
     /// Markdown offset (counting every document) where the current document starts.
-    private var documentStart = 0
+    /// Where the current document's bytes were fed: from document offset `document` on, byte
+    /// `document + k` is markdown byte `markdown + k` (a document that continues a snapshot's
+    /// kept text maps that text to where it was fed before, the rest to where it is fed now).
+    private var pieces: [(document: Int, markdown: Int)] = [(0, 0)]
+    /// Whether the current document's offsets are those of the text the host shows (no break
+    /// at `openTextLimit` since it started), so a snapshot's kept text can be found in it.
+    private var documentIsWhole = true
     /// Bytes fed so far, counting every document.
     private var fedCount = 0
     /// Input (store) offset up to which the input has been fed.
     private(set) var fedEnd = 0
-    /// Markdown offsets below this belong to a context fed again, not to the input.
-    private var contextEnd = 0
+    /// Input bytes that are not text of the document (moves a snapshot wrote before its tail).
+    private var notText: Range<Int> = 0..<0
     /// Where each contiguous fed stretch starts: markdown offset and input offset.
     private var segments: [(markdown: Int, input: Int)] = []
     /// The look of every input byte from `looksBase` to `fedEnd` (0 = plain, and escape sequences).
@@ -128,6 +139,13 @@ struct MarkdownLayer: Sendable {
         guard end > fedEnd else { return }
         looks.append(contentsOf: repeatElement(0, count: end - fedEnd))
         var at = fedEnd
+        var skip = skip
+        let lower = max(fedEnd, notText.lowerBound), upper = min(end, notText.upperBound)
+        if lower < upper {
+            // Merged in order with the escape sequences (the moves are sequences and a CR).
+            skip.append(lower..<upper)
+            skip.sort { $0.lowerBound < $1.lowerBound }
+        }
         for range in skip + [end..<end] {
             if range.lowerBound > at { feedStretch(store, at..<range.lowerBound) }
             at = max(at, range.upperBound)
@@ -154,7 +172,10 @@ struct MarkdownLayer: Sendable {
             fedCount += end - at
             apply(highlighter.feed(store[at..<end]))
             at = end
-            if highlighter.openByteCount >= Self.openTextLimit { startDocument() }
+            if highlighter.openByteCount >= Self.openTextLimit {
+                startDocument()
+                documentIsWhole = false
+            }
         }
     }
 
@@ -163,16 +184,25 @@ struct MarkdownLayer: Sendable {
     mutating func startDocument() {
         apply(highlighter.finish())
         highlighter = MarkdownHighlighter()
-        documentStart = fedCount
+        pieces = [(0, fedCount)]
+        documentIsWhole = true
     }
 
     /// A new document whose first bytes, `context`, were shown before (and stay as they are):
     /// the text that follows is read as continuing them.
-    mutating func startDocument(after context: some Collection<UInt8>) {
+    mutating func startDocument(after context: some Collection<UInt8>, notText: Range<Int>) {
+        self.notText = notText
         highlighter = MarkdownHighlighter()
-        documentStart = fedCount - context.count
-        contextEnd = fedCount
-        _ = highlighter.feed(context)
+        let kept = context.count
+        // The kept text is the start of the document before (the same snapshot text), where
+        // it was drawn; when that is not known, its new styles are not applied.
+        var mapped = documentIsWhole ? pieces.filter { $0.document < kept } : []
+        if mapped.isEmpty { mapped = [(0, -1)] }  // -1: maps to nothing fed
+        pieces = mapped + [(kept, fedCount)]
+        documentIsWhole = true
+        // Its styles as the new document reads it are restyles of what is on the screen.
+        let update = highlighter.feed(context)
+        apply(MarkdownUpdate(restyles: update.runs + update.restyles))
     }
 
     /// End of input: every guess still open is decided.
@@ -187,12 +217,30 @@ struct MarkdownLayer: Sendable {
 
     private mutating func set(_ run: MarkdownStyleRun, restyle: Bool) {
         let look = lookID(run.style)
-        var m = max(contextEnd, documentStart + run.range.lowerBound)
-        let end = documentStart + run.range.upperBound
+        // The last piece starting at or before the run (pieces are in document order).
+        var low = 0, high = pieces.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if pieces[mid].document <= run.range.lowerBound { low = mid } else { high = mid - 1 }
+        }
+        for i in low..<pieces.count {
+            let piece = pieces[i]
+            if piece.document >= run.range.upperBound { break }
+            let pieceEnd = i + 1 < pieces.count ? pieces[i + 1].document : Int.max
+            let low = max(run.range.lowerBound, piece.document), high = min(run.range.upperBound, pieceEnd)
+            guard low < high, piece.markdown >= 0 else { continue }
+            set(look, markdown: (piece.markdown + low - piece.document)..<(piece.markdown + high - piece.document), restyle: restyle)
+        }
+    }
+
+    /// Sets the look of markdown bytes `range`, at the input offsets they were fed from.
+    private mutating func set(_ look: UInt8, markdown range: Range<Int>, restyle: Bool) {
+        guard let first = segments.first else { return }
+        var m = max(range.lowerBound, first.markdown)  // older stretches are forgotten
         var k = segmentIndex(containing: m)
-        while m < end, k < segments.count {
+        while m < range.upperBound, k < segments.count {
             let segmentEnd = k + 1 < segments.count ? segments[k + 1].markdown : fedCount
-            let upper = min(end, segmentEnd)
+            let upper = min(range.upperBound, segmentEnd)
             let input = segments[k].input + (m - segments[k].markdown)
             setLook(look, input..<(input + upper - m), restyle: restyle)
             m = upper

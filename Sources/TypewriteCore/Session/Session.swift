@@ -394,9 +394,10 @@ public struct Session {
     }
 
     /// The text from here on replaces what followed `context` (a snapshot that rewrote its
-    /// tail): markdown highlighting reads it as continuing `context`, not what was shown after it.
-    public mutating func restartMarkdown(after context: some Collection<UInt8>) {
-        fade?.restartMarkdownDocument(after: context)
+    /// tail): markdown highlighting reads it as continuing `context`, not what was shown after
+    /// it. The first `skipping` bytes received next (cursor moves to the change) are not text.
+    public mutating func restartMarkdown(after context: some Collection<UInt8>, skipping: Int = 0) {
+        fade?.restartMarkdownDocument(after: context, skipping: skipping)
     }
 
     /// For the benchmark: clusters written, cells restyled, and restyles that could not be

@@ -11,9 +11,13 @@ public struct TerminalColors: Equatable, Sendable {
     /// The query: `OSC 10 ; ? BEL`, `OSC 11 ; ? BEL`, then DA1 (`CSI c`) as a sentinel — every
     /// terminal answers DA1, so a DA1 reply before a colour reply means the terminal does not
     /// support the query (xterm ctlseqs).
-    /// Between them, `OSC 4 ; n ; ? BEL` for each palette entry markdown styles use.
-    public static let request = Array(("\u{1B}]10;?\u{7}\u{1B}]11;?\u{7}"
-        + MarkdownAppearance.paletteIndices.map { "\u{1B}]4;\($0);?\u{7}" }.joined() + "\u{1B}[c").utf8)
+    public static let request = request(palette: [])
+
+    /// The query with `OSC 4 ; n ; ? BEL` for each palette entry in `palette` before the DA1
+    /// sentinel (the entries markdown styles use, `MarkdownAppearance.paletteIndices`).
+    public static func request(palette: [UInt8]) -> [UInt8] {
+        Array(("\u{1B}]10;?\u{7}\u{1B}]11;?\u{7}" + palette.map { "\u{1B}]4;\($0);?\u{7}" }.joined() + "\u{1B}[c").utf8)
+    }
 
     public init(foreground: RGB? = nil, background: RGB? = nil, palette: [UInt8: RGB] = [:]) {
         self.foreground = foreground
