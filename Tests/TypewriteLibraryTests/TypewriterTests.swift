@@ -155,6 +155,17 @@ struct TypewriterTests {
         #expect(recorder.screen() == catScreen(String(decoding: reference, as: UTF8.self)))
     }
 
+    @Test("a snapshot that replaces everything from its first byte rewrites it in place")
+    func replacedFromTheStart() async throws {
+        let typewriter = try terminalTypewriter()
+        typewriter.show(snapshot: "abc")
+        timer.advance(by: 2)
+        #expect(typewriter.show(snapshot: "xyz") == .rewritten(offset: 0))
+        timer.advance(by: 2)
+        try await typewriter.finish()
+        #expect(recorder.screen() == catScreen("xyz"))
+    }
+
     @Test("a replaced row that has scrolled off is not rewritten: the line is written again below")
     func replacedOffScreen() async throws {
         let typewriter = try terminalTypewriter(columns: 20, rows: 4)
