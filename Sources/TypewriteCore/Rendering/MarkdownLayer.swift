@@ -106,7 +106,6 @@ struct MarkdownLayer: Sendable {
     /// written but could not be repainted (off the screen, or where the place was not certain).
     var restyledCells = 0
     var restyledOffScreen = 0
-    var characters = 0
 
     struct Painted: Sendable {
         var start: Int          // input offset of the cluster's first byte
