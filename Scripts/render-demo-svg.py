@@ -216,7 +216,7 @@ def main():
     source.add_argument("--record", metavar="TYPEWRITE", help="record `TYPEWRITE --demo` now")
     source.add_argument("--recording", metavar="FILE", help="a recording in termcheck's JSON-lines format")
     ap.add_argument("--save-recording", metavar="FILE", help="also keep the recording made with --record")
-    ap.add_argument("--rows", type=int, default=12, help="terminal height while recording (default 12)")
+    ap.add_argument("--rows", type=int, default=22, help="terminal height while recording (default 22)")
     ap.add_argument("--fps", type=float, default=20, help="frames per second (default 20)")
     ap.add_argument("--hold", type=float, default=3, help="seconds the last frame stays (default 3)")
     ap.add_argument("output", help="the SVG to write, e.g. docs/demo.svg")
@@ -228,7 +228,7 @@ def main():
                 f.write(json.dumps({"t": round(t, 6), "hex": data.hex()}) + "\n")
     shots = frames(writes, a.rows, a.fps, a.hold)
     used = max((y + 1 for (rows, _), _ in shots for y, runs in enumerate(rows) if runs), default=1)
-    svg = render(shots, "typewrite --demo", used + 1)
+    svg = render(shots, "typewrite --demo", min(used + 1, a.rows))
     os.makedirs(os.path.dirname(os.path.abspath(a.output)), exist_ok=True)
     with open(a.output, "w") as f:
         f.write(svg)
