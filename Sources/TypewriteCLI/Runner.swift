@@ -76,7 +76,10 @@ public enum Runner {
             let insideScreen = environment["STY"] != nil || term == "screen" || term.hasPrefix("screen.") || term.hasPrefix("screen-")
             setup.queryColors = query != .never && outputIsTerminal && capabilities.colorDepth != .none
                 && !System.isTerminal(System.standardInput) && !insideScreen
-            if settings.markdown != .never { setup.queryPalette = MarkdownAppearance.paletteIndices }
+            // The palette only when the text may be highlighted: always, or a decoded answer.
+            if settings.markdown == .always || (settings.markdown == .auto && (options.format != .raw || options.demo)) {
+                setup.queryPalette = MarkdownAppearance.paletteIndices
+            }
             if let lines = options.collapseLines, outputIsTerminal, columns != nil, let keyboard = Self.keyboard(environment) {
                 // --collapse: N rows, Read more / Show less (elsewhere: the whole text, no prompt).
                 settings.collapse = SessionSettings.Collapse(lines: lines, moreLabel: options.moreLabel, lessLabel: options.lessLabel)

@@ -65,6 +65,13 @@ public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Blocks until `fd` can take more output (POLLOUT): after EAGAIN on a descriptor someone else
+    /// made non-blocking. One `poll`, not a loop; the caller retries its write.
+    private static func waitUntilWritable(_ fd: Int32) {
+        var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+        _ = Glibc_poll(&p, 1, -1)
+    }
+
     /// Writes all of `bytes` (`write` in a loop): partial writes continue, EINTR retries, EAGAIN
     /// (someone else made the descriptor non-blocking) waits with `poll` for POLLOUT and retries.
     /// - Throws: `SystemError.brokenPipe` when the reader has gone (SIGPIPE must be ignored), or the
@@ -77,8 +84,7 @@ public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
             let e = errno
             if e == EINTR { continue }
             if e == EAGAIN || e == EWOULDBLOCK {
-                var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-                _ = Glibc_poll(&p, 1, -1)
+                waitUntilWritable(fd)
                 continue
             }
             throw SystemError(e)
@@ -133,8 +139,7 @@ public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
             let e = errno
             if e == EINTR { continue }
             if e == EAGAIN || e == EWOULDBLOCK {
-                var p = pollfd(fd: output, events: Int16(POLLOUT), revents: 0)
-                _ = Glibc_poll(&p, 1, -1)
+                waitUntilWritable(output)
                 continue
             }
             if e == EPIPE { throw .brokenPipe }

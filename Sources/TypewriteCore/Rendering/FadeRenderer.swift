@@ -735,9 +735,9 @@ public struct FadeRenderer: Sendable {
         }
         if finishing { snap(into: &out) }
         if markdown != nil {
+            // Restyles come only with input (receive, endInput), so the next frame repaints them.
             markdown!.writtenEnd = writtenOffset
             markdown!.discardLooks(before: writtenOffset)
-            repaintRestyled(into: &out)
         }
         restorePen(into: &out)
         if frameMovedCursor && !frameSynchronized && out.count > start {
