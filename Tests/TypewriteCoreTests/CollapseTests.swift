@@ -55,7 +55,7 @@ struct CollapseHarness {
     mutating func end() {
         view.endInput(at: time)
         settle()
-        precondition(view.isFinished)
+        precondition(view.isDrawn)
     }
 
     /// The whole session: input, end, settled.
@@ -315,7 +315,7 @@ struct CollapseTests {
         #expect(h.view.phase == .overflowing)
         var out: [UInt8] = []
         h.view.endInput(at: h.time)
-        h.view.flushSettled(into: &out)
+        h.view.interrupt(echo: nil, into: &out)
         h.write(out)
         #expect(h.lines == ["1", "2", "3", "Read more"])
         guard case .rgb = h.terminal.cell(row: 2, column: 0).style.fg else {

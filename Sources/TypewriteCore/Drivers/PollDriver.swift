@@ -63,6 +63,9 @@ package struct PollDriver {
     package static let burstSize = 1024 * 1024
     /// Bytes read at a time in plain mode.
     package static let plainReadSize = 128 * 1024
+    /// How long the loop lets the tty's echo of a signal's key reach the terminal before it
+    /// writes, in seconds.
+    static let echoWait: Seconds = 0.001
     /// Bytes copied at a time inside the kernel in plain mode (see `copiesInKernel`).
     static let kernelCopySize = 1024 * 1024
 
@@ -141,8 +144,8 @@ package struct PollDriver {
             now = System.monotonicNow()
 
             if let i = signalIndex, events[i] & System.pollIn != 0 {
-                for signo in System.drainSignals(fds[i].fd) {
-                    if let response = handleSignal(signo, &session, at: now, out: &out) { return response }
+                for (signo, fromTerminal) in System.drainSignals(fds[i].fd) {
+                    if let response = handleSignal(signo, fromTerminal: fromTerminal, &session, at: now, out: &out) { return response }
                 }
             }
             if let i = outputIndex, events[i] & (System.pollError | System.pollHangUp) != 0 {
@@ -266,7 +269,8 @@ package struct PollDriver {
 
     // MARK: Signals and keys
 
-    private mutating func handleSignal(_ signo: Int32, _ session: inout Session, at now: Seconds, out: inout SessionOutput) -> Outcome? {
+    private mutating func handleSignal(_ signo: Int32, fromTerminal: Bool, _ session: inout Session, at now: Seconds,
+                                       out: inout SessionOutput) -> Outcome? {
         if signo == SIGWINCH {
             session.resize(columns: System.terminalColumns(setup.output), rows: System.terminalRows(setup.output), into: &out)
             return nil
@@ -277,7 +281,15 @@ package struct PollDriver {
             let stillOurs = System.isForegroundProcessGroup(keyboard) && (try? System.enterKeyMode(keyboard)) != nil
             if !stillOurs { session.keyboardLost(at: now, into: &out) }
         }
-        switch session.handle(signal, at: now, into: &out) {
+        // A key sent it: the tty echoed it at the cursor (read before typewrite's own modes are
+        // put back), or would have. A few milliseconds let the echo, which the line discipline
+        // writes right after it sends the signal, reach the terminal before typewrite writes.
+        var echo: KeyEcho?
+        if fromTerminal && session.isAnimated {
+            echo = System.keyEcho(for: signo, terminal: setup.output, userMode: colorQuery?.savedMode ?? keyMode)
+            if echo?.landed == true { _ = System.poll([], timeout: Self.echoWait) }
+        }
+        switch session.handle(signal, echo: echo, at: now, into: &out) {
         case .carryOn:
             return nil
         case .terminate:
@@ -436,6 +448,9 @@ struct ColorQuery {
 
     /// Stops waiting: the terminal's mode is put back, and a reply that still comes is left.
     mutating func abandon() { close() }
+
+    /// The mode the query changed, to put back (nil once put back).
+    var savedMode: SavedTerminalMode? { isDone ? nil : saved }
 
     /// Puts the terminal's mode back (before a stop or death); `reenter` sets it again.
     mutating func restore() {

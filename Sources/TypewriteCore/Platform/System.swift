@@ -220,15 +220,26 @@ public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
 // MARK: - Signals
 
 extension System {
-    /// Drains a signal self-pipe (`read` until EAGAIN): one byte per signal number, written by the
+    /// Drains a signal self-pipe (`read` until EAGAIN): two bytes per signal, its number and 1 when
+    /// the kernel sent it (a key on the terminal: `si_code` `SI_KERNEL`), else 0, written by the
     /// host's handlers. - Returns: the signals received, in order, without repeats.
-    package static func drainSignals(_ fd: Int32) -> [Int32] {
+    package static func drainSignals(_ fd: Int32) -> [(signal: Int32, fromTerminal: Bool)] {
         var buffer = [UInt8](repeating: 0, count: 64)
-        var seen: [Int32] = []
+        var seen: [(signal: Int32, fromTerminal: Bool)] = []
+        var pending: UInt8?
         while true {
             let n = Glibc_read(fd, &buffer, buffer.count)
             guard n > 0 else { break }
-            for b in buffer[0..<n] where !seen.contains(Int32(b)) { seen.append(Int32(b)) }
+            for b in buffer[0..<n] {
+                // Records of two bytes: the signal number, then 1 when the kernel sent it (a key).
+                guard let signo = pending else { pending = b; continue }
+                pending = nil
+                if let i = seen.firstIndex(where: { $0.signal == Int32(signo) }) {
+                    seen[i].fromTerminal = seen[i].fromTerminal || b == 1
+                } else {
+                    seen.append((Int32(signo), b == 1))
+                }
+            }
         }
         return seen
     }
@@ -295,6 +306,28 @@ extension System {
     package static func isForegroundProcessGroup(_ fd: Int32) -> Bool {
         let group = tcgetpgrp(fd)
         return group >= 0 && group == getpgrp()
+    }
+
+    /// What the tty `fd` echoed, or would have, for the key that sent `signal` (SIGINT, SIGQUIT,
+    /// SIGTSTP): the key (`c_cc` VINTR, VQUIT, VSUSP) shown by ECHOCTL, when the user's mode has
+    /// ISIG, ECHO and ECHOCTL set (termios(3)); `landed` when the mode in effect now echoed it
+    /// (`userMode` is the mode to restore, when typewrite changed it). Nil when `fd` is not this
+    /// process's controlling terminal (`tcgetpgrp` fails), or nothing is echoed.
+    package static func keyEcho(for signal: Int32, terminal fd: Int32, userMode: SavedTerminalMode?) -> KeyEcho? {
+        let index: Int32
+        switch signal {
+        case SIGINT: index = VINTR
+        case SIGQUIT: index = VQUIT
+        case SIGTSTP: index = VSUSP
+        default: return nil
+        }
+        var now = termios()
+        guard tcgetpgrp(fd) >= 0, tcgetattr(fd, &now) == 0 else { return nil }
+        let user = userMode?.settings ?? now
+        let echoes = tcflag_t(ISIG | ECHO | ECHOCTL)
+        guard user.c_lflag & echoes == echoes else { return nil }
+        let key = withUnsafeBytes(of: user.c_cc) { $0[Int(index)] }
+        return KeyEcho.ofControl(key, landed: now.c_lflag & echoes == echoes)
     }
 
     /// The terminal's height in rows (`ioctl(TIOCGWINSZ)`), nil when unknown or 0.

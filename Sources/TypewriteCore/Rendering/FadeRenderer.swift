@@ -173,25 +173,76 @@ public struct FadeRenderer: Sendable {
         render(front: pacing.front(at: time), finishing: false, settledUpTo: settledUpTo, into: &out)
     }
 
-    /// Writes everything received so far, settled (for SIGINT, SIGTERM, SIGTSTP), and restores the
-    /// input's own SGR state.
-    ///
-    /// The tty may have echoed `^C` or `^Z` at the cursor (ECHOCTL) before this runs, so fading
-    /// cells are reached by absolute column (CHA) rather than by moving back; next to the right
-    /// margin, where the echo may have wrapped the cursor to another row, they are left as drawn.
-    /// Later text is paced from here: the pacing front jumps to what has been written.
-    /// - Parameter echoMayHaveMoved: false when nothing else can have written to the terminal (a
-    ///   library host settling before it moves the cursor): cells next to the margin settle too.
-    public mutating func flushSettled(echoMayHaveMoved: Bool, into out: inout [UInt8]) {
-        if echoMayHaveMoved, let c = model.column, let width = model.columns, c >= width - 2 { live.removeAll() }
-        restylesMayMove = !echoMayHaveMoved
-        render(front: .infinity, finishing: true, settledUpTo: 0, moves: .absolute, into: &out)
-        restylesMayMove = true
+    /// Writes everything received so far at once, settled, and restores the input's own SGR state,
+    /// without moving away from where the text ends: for a library host that settles before it
+    /// moves the cursor itself. Later text is paced from here.
+    public mutating func settleNow(into out: inout [UInt8]) {
+        render(front: .infinity, finishing: true, settledUpTo: 0, into: &out)
         pacing.settleNow()
     }
 
-    /// `flushSettled(echoMayHaveMoved: true, into:)`: after a signal the tty may have echoed.
-    public mutating func flushSettled(into out: inout [UInt8]) { flushSettled(echoMayHaveMoved: true, into: &out) }
+    /// Writes everything received so far at once, settled, for a signal that ends typewrite
+    /// (SIGINT, SIGTERM, SIGQUIT), and leaves the input's own SGR state.
+    ///
+    /// Where the tty echoed the signal's key at the cursor (`echo.landed`), that echo stands
+    /// where the text ended when the key was pressed; the rest would go on after it, so the
+    /// anchor is found again first (`LiveRegion.reanchor`): the echo is erased, the text follows
+    /// on, and the echo is written after it, where `cat` would have shown it.
+    /// - Parameter echo: what the tty echoed, or would have where its echo was off; nil for none.
+    public mutating func interrupt(echo: KeyEcho?, into out: inout [UInt8]) {
+        framing.begin(at: out.count)
+        var moves = LiveRegion.Moves.relative
+        if let echo, echo.landed, !reanchor(afterEcho: echo, into: &out) {
+            // The cursor is after the echo and its place is not certain: the fading cells are reached
+            // by column where the echo stayed on their row, else left as drawn.
+            if let c = model.column, let width = model.columns, !model.pendingWrap, c + echo.width < width {
+                moves = .absolute
+            } else {
+                live.removeAll()
+            }
+        }
+        restylesMayMove = false
+        render(front: .infinity, finishing: true, settledUpTo: 0, moves: moves, into: &out)
+        restylesMayMove = true
+        pacing.settleNow()
+        if let echo {
+            out.append(contentsOf: echo.bytes)
+            model.drawText(count: echo.width)
+        }
+    }
+
+    /// Settles the cells still fading for SIGTSTP and resets the terminal's SGR state, keeping the
+    /// text not yet shown for after the job continues (`resumed`). Where the tty echoed the key
+    /// (`^Z`) at the cursor, the row is mended as for `interrupt`, and the echo is written where
+    /// the text ends, as with `cat`.
+    public mutating func suspend(echo: KeyEcho?, into out: inout [UInt8]) {
+        framing.begin(at: out.count)
+        var moves = LiveRegion.Moves.relative
+        if let echo, echo.landed, !reanchor(afterEcho: echo, into: &out) {
+            if let c = model.column, let width = model.columns, !model.pendingWrap, c + echo.width < width { moves = .absolute }
+        }
+        settleLive(moves: moves, into: &out)
+        restorePen(into: &out)
+        if let echo { out.append(contentsOf: echo.bytes) }
+        framing.end(into: &out)
+        resetPen(into: &out)
+        // The shell writes meanwhile: where the cursor will be is not known.
+        model.cursorMovedElsewhere()
+        row.sync(model)
+        markdown.forgetPainted()
+    }
+
+    /// The job continues after `suspend`: the cursor is wherever the shell left it, so the text
+    /// goes on there, settled, until a line feed or a carriage return makes the column certain.
+    public mutating func resumed(into out: inout [UInt8]) { forgetCursor(into: &out) }
+
+    /// Finds the anchor again after the tty's `echo` (`LiveRegion.reanchor`).
+    private mutating func reanchor(afterEcho echo: KeyEcho, into out: inout [UInt8]) -> Bool {
+        row.sync(model)
+        let found = live.reanchor(afterEcho: echo.width, model: model, row: row, pens: &pens, into: &out)
+        if found { framing.movedCursor = true }
+        return found
+    }
 
     /// The terminal is now `newColumns` wide (SIGWINCH). Fading continues only where nothing can
     /// have moved: the row never wrapped and the cursor is left of both margins. Elsewhere the
@@ -412,6 +463,7 @@ public struct FadeRenderer: Sendable {
         model.drawText(count: count)
         row.sync(model)
         row.recordText(stream.store, start: start + first, count: count - first, column: c, pen: pen)
+        if model.hyperlinkOpen || !model.allowsRepaint { row.markIncomplete() }
     }
 
     private mutating func writeCluster(_ bytes: ArraySlice<UInt8>, start: Int, width: Int, certain: Bool, index: Int,
@@ -427,7 +479,7 @@ public struct FadeRenderer: Sendable {
             settleLive(moves: moves, into: &out)
             setPen(pen, into: &out)
             out.append(contentsOf: bytes)
-            if !certain { model.drawUncertain(width: width) }
+            if !certain { model.drawUncertain(width: width) } else { row.markIncomplete() }
             return
         }
         row.sync(model)
@@ -455,7 +507,7 @@ public struct FadeRenderer: Sendable {
             settleLive(moves: moves, into: &out)
             setPen(pen, into: &out)
             out.append(contentsOf: bytes)
-            record(key, at: c, width: width)
+            record(key, bytes, pen: drawnPenID, at: c, width: width)
             markdown.notePainted(start: start, bytes: bytes, column: c, width: width, look: look, pens: pens, model: &model)
             model.draw(width: width)
             return
@@ -484,7 +536,7 @@ public struct FadeRenderer: Sendable {
             out.append(contentsOf: bytes)
             live.add(bytes, column: c, width: width, pen: pen, index: index, code: code, level: level, from: from, to: to, start: start)
         }
-        record(key, at: c, width: width)
+        record(key, bytes, pen: drawnPenID, at: c, width: width)
         markdown.notePainted(start: start, bytes: bytes, column: c, width: width, look: look, pens: pens, model: &model)
         model.draw(width: width)
     }
@@ -499,10 +551,12 @@ public struct FadeRenderer: Sendable {
         model.extend(width: width, certain: certain)
     }
 
-    private mutating func record(_ key: UInt64, at column: Int, width: Int) {
+    private mutating func record(_ key: UInt64, _ cluster: ArraySlice<UInt8>, pen: Int, at column: Int, width: Int) {
         guard let columns = model.columns else { return }
         row.sync(model)
-        row.record(key, at: column, width: width, columns: columns)
+        row.record(key, cluster, pen: pen, at: column, width: width, columns: columns)
+        // A cell drawn inside the input's hyperlink, or in a mode a redraw would not restore.
+        if model.hyperlinkOpen || !model.allowsRepaint { row.markIncomplete() }
     }
 
     private mutating func forgetColumn() {

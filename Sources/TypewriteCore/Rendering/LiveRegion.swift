@@ -164,44 +164,130 @@ struct LiveRegion: Sendable {
     }
 }
 
-/// What each column of the cursor's row shows, as far as typewrite drew it: a key per column
-/// (the cluster's bytes and pen, 0 when unknown), so a cluster drawn again exactly as the cell
-/// already shows it (a progress line rewritten after CR) is written settled, without a fade.
+/// What each column of the cursor's row shows, as far as typewrite drew it.
+///
+/// A key per column (the cluster's bytes and pen; 0 for a blank cell, the right half of a wide
+/// cluster, or a cell not known) serves two jobs: a cluster drawn again exactly as the cell
+/// already shows it (a progress line rewritten after CR) is written settled, without a fade; and
+/// when the row is `complete` — it started blank at a line feed or a wrap, and every cell drawn on
+/// it since is here — it can be drawn again whole from its start (`redraw`), which is how the
+/// renderer re-establishes the cursor's place after the tty wrote on the row by itself.
 struct RowRecord: Sendable {
     private(set) var keys: [UInt64] = []
-    /// `TerminalModel.rowChanges` when `keys` was last known to match the cursor's row.
+    /// The bytes, width and pen of each cluster that is not one byte of printable ASCII, by column
+    /// (those keys are hashes; an ASCII key holds its byte and pen).
+    private var clusters: [Int: (bytes: [UInt8], width: Int, pen: Int)] = [:]
+    /// Whether every column of the row is known: blank, or drawn here.
+    private(set) var complete = true
+    /// `TerminalModel.rowChanges` and `blankRowStarts` when `keys` was last known to match the
+    /// cursor's row.
     private var seenRowChanges = 0
+    private var seenBlankRowStarts = 0
 
-    /// Forgets what the row shows once the model says it may have changed.
+    /// Follows the model: when the cursor's row may have changed, the record starts again, complete
+    /// only if every change since was a new blank row.
     mutating func sync(_ model: TerminalModel) {
         guard model.rowChanges != seenRowChanges else { return }
+        let changes = model.rowChanges &- seenRowChanges, starts = model.blankRowStarts &- seenBlankRowStarts
         keys.removeAll(keepingCapacity: true)
+        clusters.removeAll(keepingCapacity: true)
+        complete = starts == changes && model.rowsBelowAreBlank
         seenRowChanges = model.rowChanges
+        seenBlankRowStarts = model.blankRowStarts
     }
+
+    /// Something was drawn on the row that the record cannot draw again.
+    mutating func markIncomplete() { complete = false }
 
     /// Whether column `column` shows `key` (never for key 0).
     func shows(_ key: UInt64, at column: Int) -> Bool { key != 0 && column < keys.count && keys[column] == key }
 
-    /// A cluster with `key` was drawn at `column`, `width` cells wide, on a row `columns` wide.
-    mutating func record(_ key: UInt64, at column: Int, width: Int, columns: Int) {
+    /// `cluster` was drawn at `column` in pen number `pen`, `width` cells wide, on a row `columns`
+    /// wide; `key` is `RowRecord.key(cluster, pen:)`.
+    mutating func record(_ key: UInt64, _ cluster: ArraySlice<UInt8>, pen: Int, at column: Int, width: Int, columns: Int) {
         if keys.count < columns { keys += repeatElement(0, count: columns - keys.count) }
+        for k in column..<min(columns, column + width) {
+            if keys[k] != 0 && Self.isCluster(keys[k]) { clusters[k] = nil }
+            keys[k] = 0
+        }
+        // A wide cluster half covered loses its other half (xterm; tmux clears it).
+        if column > 0, keys[column - 1] != 0, Self.isCluster(keys[column - 1]), let left = clusters[column - 1], left.width > 1 {
+            keys[column - 1] = 0
+            clusters[column - 1] = nil
+            complete = false
+        }
         keys[column] = key
-        for k in (column + 1)..<min(columns, column + width) { keys[k] = 0 }
+        if key == 0 {
+            complete = false
+        } else if Self.isCluster(key) {
+            clusters[column] = (Array(cluster), width, pen)
+        }
     }
 
     /// `count` one-cell clusters of printable ASCII, `bytes[start...]`, drawn from `column` in pen `pen`.
     mutating func recordText(_ bytes: ByteStore, start: Int, count: Int, column: Int, pen: Int) {
+        if pen < 0 { complete = false }
         // Columns past the end count as unknown: grow only as far as written.
         if keys.count < column + count { keys += repeatElement(0, count: column + count - keys.count) }
+        if !clusters.isEmpty || (column > 0 && keys[column - 1] != 0 && Self.isCluster(keys[column - 1])) {
+            // Rare: text over wide clusters. Cell by cell, so their halves are forgotten.
+            for i in 0..<count {
+                let b = bytes[start + i]
+                record(Self.key(byte: b, pen: pen), [b], pen: pen, at: column + i, width: 1, columns: keys.count)
+            }
+            return
+        }
         keys.withUnsafeMutableBufferPointer { row in
             for i in 0..<count { row[column + i] = Self.key(byte: bytes[start + i], pen: pen) }
         }
     }
 
-    /// Forgets what `columns` show (they were drawn again in another look).
-    mutating func forget(_ columns: Range<Int>) {
-        for c in columns where c < keys.count { keys[c] = 0 }
+    /// Draws every cell recorded again, in the pen it was recorded with, leaving the cells between
+    /// them as they are. The cursor must be at column 0 of the row; it ends after the rightmost
+    /// cell drawn, at that column (`columns`: pending wrap, when the last cell reached the margin).
+    /// - Returns: the column the cursor is left in.
+    func redraw(pens: inout PenBook, penIsUnknown: Bool, into out: inout [UInt8]) -> Int {
+        var at = 0
+        for c in 0..<keys.count where keys[c] != 0 {
+            let key = keys[c]
+            let pen: Int, width: Int
+            if Self.isCluster(key) {
+                guard let cluster = clusters[c] else { continue }
+                pen = cluster.pen
+                width = cluster.width
+            } else {
+                pen = Int(key >> 40)
+                width = 1
+            }
+            ControlSequence.append(&out, c - at, final: ControlSequence.cuf)
+            pens.set(pens[pen], terminalPenIsUnknown: penIsUnknown, into: &out)
+            if let cluster = clusters[c], Self.isCluster(key) {
+                out.append(contentsOf: cluster.bytes)
+            } else {
+                out.append(UInt8(truncatingIfNeeded: key))
+            }
+            at = c + width
+        }
+        return at
     }
+
+    /// The column after the rightmost cell recorded (0 for none).
+    var extent: Int {
+        guard let last = keys.lastIndex(where: { $0 != 0 }) else { return 0 }
+        return last + (Self.isCluster(keys[last]) ? clusters[last]?.width ?? 1 : 1)
+    }
+
+    /// Forgets what `columns` show (they were drawn again in a way not recorded).
+    mutating func forget(_ columns: Range<Int>) {
+        for c in columns where c < keys.count && keys[c] != 0 {
+            keys[c] = 0
+            clusters[c] = nil
+            complete = false
+        }
+    }
+
+    /// Whether `key` names a cluster kept in `clusters` (not one ASCII byte).
+    private static func isCluster(_ key: UInt64) -> Bool { key & (1 << 39) == 0 }
 
     /// 0 (never equal to what the row shows) once there were too many pens to number.
     static func key(byte: UInt8, pen: Int) -> UInt64 { pen < 0 ? 0 : UInt64(pen) << 40 | 1 << 39 | UInt64(byte) }
@@ -212,7 +298,7 @@ struct RowRecord: Sendable {
         var hasher = Hasher()
         hasher.combine(pen)
         for b in bytes { hasher.combine(b) }
-        return UInt64(bitPattern: Int64(hasher.finalize())) | 1
+        return UInt64(bitPattern: Int64(hasher.finalize())) & ~(1 << 39) | 1
     }
 }
 
@@ -228,6 +314,8 @@ enum ControlSequence {
     static let cuu: UInt8 = 0x41
     /// CUD, cursor down (`CSI n B`).
     static let cud: UInt8 = 0x42
+    /// ECH, erase character (`CSI n X`): erases cells from the cursor without moving it.
+    static let ech: UInt8 = 0x58
 
     /// Appends `CSI n final` (the parameter left out for 1; nothing for 0 unless `always`).
     static func append(_ out: inout [UInt8], _ n: Int, final: UInt8, always: Bool = false) {
@@ -240,4 +328,54 @@ enum ControlSequence {
     /// `CSI ? 2026 h` / `l`: synchronized output, so a frame is drawn at once where supported.
     static let synchronizedOutputBegin = Array("\u{1B}[?2026h".utf8)
     static let synchronizedOutputEnd = Array("\u{1B}[?2026l".utf8)
+}
+
+extension LiveRegion {
+    /// The one rule for finding the anchor again after the tty wrote `width` cells of its own at it
+    /// (the echo of `^C` or `^Z`, ECHOCTL), before typewrite could react. The echo went where text
+    /// would go: from the cursor, wrapping at the margin. Where the cursor's row is wholly known
+    /// (`RowRecord.complete`), the echo is erased and the row drawn again from its start (CR, the
+    /// universal way back), every live cell settled, which also mends a frame written after the
+    /// echo; where only the column is known, the cursor moves back to it; else the anchor is lost.
+    /// - Returns: whether the cursor is at the anchor again (and, when the row was drawn again,
+    ///   the live cells are settled and forgotten).
+    mutating func reanchor(afterEcho width: Int, model: TerminalModel, row: RowRecord, pens: inout PenBook,
+                           into out: inout [UInt8]) -> Bool {
+        guard let columns = model.columns else { return false }
+        guard let c = model.column else {
+            // Only bounds known: moving back is exact only where the echo cannot have wrapped.
+            guard let bounds = model.columnBounds, !model.pendingWrap, bounds.upperBound + width < columns else { return false }
+            ControlSequence.append(&out, width, final: ControlSequence.cub)
+            return true
+        }
+        let echoWrapped = model.pendingWrap || c + width > columns
+        if row.complete {
+            pens.reset(terminalPenIsUnknown: model.penIsUnknown, into: &out)
+            if echoWrapped {
+                // Erase the echo's part on the row below (and the wrap it made), and go back up.
+                out.append(contentsOf: [0x0D, 0x1B, 0x5B, 0x4B])
+                ControlSequence.append(&out, 1, final: ControlSequence.cuu)
+            }
+            if !model.pendingWrap {
+                // Erase the echo's cells on the row (ECH leaves a wrapped row wrapped; EL at
+                // column 0 would not, in tmux).
+                ControlSequence.append(&out, c + 1, final: ControlSequence.cha, always: true)
+                ControlSequence.append(&out, min(width, columns - c), final: ControlSequence.ech)
+            }
+            out.append(0x0D)
+            let at = row.redraw(pens: &pens, penIsUnknown: model.penIsUnknown, into: &out)
+            if at > 0 && at < columns {
+                // What a frame written after the echo pushed right of the text.
+                pens.reset(terminalPenIsUnknown: model.penIsUnknown, into: &out)
+                out.append(contentsOf: [0x1B, 0x5B, 0x4B])
+            }
+            removeAll()
+            if model.pendingWrap { return at == columns }
+            if at != c { ControlSequence.append(&out, c + 1, final: ControlSequence.cha, always: true) }
+            return true
+        }
+        guard !echoWrapped else { return false }
+        ControlSequence.append(&out, c + 1, final: ControlSequence.cha, always: true)
+        return true
+    }
 }

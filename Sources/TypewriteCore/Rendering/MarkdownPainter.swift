@@ -191,7 +191,7 @@ struct MarkdownPainter: Sendable {
         for cluster in restyled {
             let up = row - cluster.row
             guard up >= 0, up < (screenRows ?? 1) else { layer.restyledOffScreen += 1; continue }
-            let (pen, _) = styledPen(cluster.penID, look: cluster.wanted, pens: &pens)
+            let (pen, penID) = styledPen(cluster.penID, look: cluster.wanted, pens: &pens)
             let (from, to) = colors.endpoints(of: pen)
             if up == 0, live.restyle(start: cluster.start, column: cluster.column, pen: pen, from: from, to: to) {
                 // Still fading: it fades toward its new look from the step it has reached.
@@ -204,7 +204,10 @@ struct MarkdownPainter: Sendable {
             pens.set(pen, terminalPenIsUnknown: model.penIsUnknown, into: &out)
             out.append(contentsOf: layer.bytes(of: cluster))
             atColumn = cluster.column + cluster.width < width ? cluster.column + cluster.width : nil
-            if cluster.row == row { record.forget(cluster.column..<(cluster.column + cluster.width)) }
+            if cluster.row == row {
+                let bytes = layer.bytes(of: cluster)
+                record.record(RowRecord.key(bytes, pen: penID), bytes, pen: penID, at: cluster.column, width: cluster.width, columns: width)
+            }
             layer.restyledCells += 1
             moved = true
         }

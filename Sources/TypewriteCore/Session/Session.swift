@@ -20,8 +20,8 @@ public struct Session {
     public static let memoryLimit = 22 * 1024 * 1024
 
     private var pipeline: InputPipeline
-    private var fade: FadeRenderer?
-    private var collapsed: CollapsedView?
+    /// The fade renderer or the collapsed view; nil in plain mode.
+    private var writer: (any TerminalWriter)?
 
     /// Whether input has ended (every source is done, or the stream reported an error).
     public private(set) var inputEnded = false
@@ -32,11 +32,8 @@ public struct Session {
     /// Errors waiting until the text before them has been shown and settled, as cat prints them
     /// between files; reading waits with them.
     private var waiting: [TypewriteError] = []
-    private var prompt = PromptState.none
     /// When to highlight markdown; `.auto` until the input is known to be a decoded answer.
     private var markdown: When = .never
-
-    private enum PromptState { case none, pending, asking, done }
 
     /// - Parameter settings: the mode and stages, decided once.
     public init(settings: SessionSettings) {
@@ -49,21 +46,21 @@ public struct Session {
                                      mayStyle: styles, suggestsFormat: settings.suggestsFormat)
         self.init(mode: settings.mode, pipeline: pipeline, collapse: settings.collapse)
         markdown = settings.markdown
-        if markdown == .always { fade?.startMarkdown() }
+        if markdown == .always { writer?.startMarkdown() }
     }
 
     init(mode: SessionSettings.Mode, pipeline: InputPipeline, collapse: SessionSettings.Collapse? = nil) {
         self.pipeline = pipeline
         switch mode {
         case .plain:
-            break
+            writer = nil
         case .animated(let configuration):
             if let collapse, configuration.columns != nil {
-                collapsed = CollapsedView(configuration: configuration, visibleRows: collapse.lines,
-                                          moreLabel: collapse.moreLabel, lessLabel: collapse.lessLabel,
-                                          holdingLimit: collapse.holdingLimit)
+                writer = CollapsedView(configuration: configuration, visibleRows: collapse.lines,
+                                       moreLabel: collapse.moreLabel, lessLabel: collapse.lessLabel,
+                                       holdingLimit: collapse.holdingLimit)
             } else {
-                fade = FadeRenderer(configuration: configuration)
+                writer = FadeRenderer(configuration: configuration)
             }
         }
     }
@@ -71,7 +68,7 @@ public struct Session {
     // MARK: State
 
     /// Whether text is paced and faded (false: plain mode, bytes out as they come).
-    public var isAnimated: Bool { fade != nil || collapsed != nil }
+    public var isAnimated: Bool { writer != nil }
 
     /// Whether the bytes out are exactly the bytes in, at once (plain mode, raw format, no
     /// decorations): a driver may then write what it read itself and skip `receive`.
@@ -81,16 +78,16 @@ public struct Session {
     /// text before it to settle, and the text waiting to be shown is within the memory limits.
     public var wantsInput: Bool {
         guard !inputEnded, waiting.isEmpty else { return false }
-        guard isAnimated else { return true }
-        return writerPendingInputBytes <= Self.pendingLimit && writerPendingBytes <= Self.memoryLimit
+        guard let writer else { return true }
+        return writer.pendingInputBytes <= Self.pendingLimit && writer.pendingBytes <= Self.memoryLimit
     }
 
     /// How many bytes the next read should take at most, in bytes (≤ `limit`, ≥ 4096): what fits
     /// in the memory left below the limits, at the last burst's cost per byte.
     public func readSize(limit: Int) -> Int {
-        guard isAnimated else { return limit }
-        let room = min(Double(Self.pendingLimit - writerPendingInputBytes),
-                       Double(Self.memoryLimit - writerPendingBytes) / writerMemoryPerInputByte)
+        guard let writer else { return limit }
+        let room = min(Double(Self.pendingLimit - writer.pendingInputBytes),
+                       Double(Self.memoryLimit - writer.pendingBytes) / writer.bytesOfMemoryPerInputByte)
         return min(limit, max(4096, Int(room)))
     }
 
@@ -102,24 +99,18 @@ public struct Session {
     /// out, and the `--collapse` prompt (if any) over.
     public var isFinished: Bool {
         guard inputEnded, waiting.isEmpty else { return false }
-        switch prompt {
-        case .pending, .asking: return false
-        case .none, .done: break
-        }
-        if let fade { return fade.isFinished }
-        if let collapsed { return collapsed.phase != .collapsed && collapsed.isFinished }
-        return true
+        return writer?.isFinished ?? true
     }
 
     /// Whether the `--collapse` prompt is ready to ask for keys: the driver opens the keyboard (or
     /// finds it cannot) and calls `beginPrompt`.
-    public var wantsKeyboard: Bool { prompt == .pending }
+    public var wantsKeyboard: Bool { waiting.isEmpty && writer?.wantsKeyboard == true }
 
     /// Whether keys are being read for the `--collapse` prompt.
-    public var awaitsKeys: Bool { prompt == .asking }
+    public var awaitsKeys: Bool { writer?.awaitsKeys == true }
 
     /// Whether the input left an OSC 8 hyperlink open.
-    public var hyperlinkOpen: Bool { fade?.hyperlinkOpen ?? collapsed?.hyperlinkOpen ?? false }
+    public var hyperlinkOpen: Bool { writer?.hyperlinkOpen ?? false }
 
     // MARK: Input
 
@@ -137,12 +128,12 @@ public struct Session {
             text = decoded ? pipeline.decorate(Array(bytes), at: time) : pipeline.process(bytes, at: time)
             takePipelineErrors(into: &out)
         }
-        if markdown == .auto, fade != nil, decoded || pipeline.decodesModelStream {
-            fade!.startMarkdown()
+        if markdown == .auto, writer != nil, decoded || pipeline.decodesModelStream {
+            writer?.startMarkdown()
             markdown = .always
         }
-        if isAnimated {
-            if let text { writerReceiveDocuments(text, at: time) } else { writerReceive(bytes, at: time) }
+        if writer != nil {
+            if let text { writerReceiveDocuments(text, at: time) } else { writer?.receive(bytes, at: time) }
             startFrames(at: time)
         } else {
             if let text { out.bytes += text } else { out.bytes.append(contentsOf: bytes) }
@@ -166,15 +157,14 @@ public struct Session {
         let rest = pipeline.finish(at: time)
         takePipelineErrors(into: &out)
         inputEnded = true
-        if isAnimated {
+        if writer != nil {
             writerReceiveDocuments(rest, at: time)
-            if fade != nil { fade!.endInput(at: time) } else { collapsed!.endInput(at: time) }
+            writer?.endInput(at: time)
             startFrames(at: time)
         } else {
             out.bytes += rest
         }
         settleDiagnostics(into: &out)
-        notePromptProgress(into: &out)
     }
 
     // MARK: Time
@@ -183,8 +173,8 @@ public struct Session {
     public mutating func advance(to time: Seconds, into out: inout SessionOutput) {
         lastTime = max(lastTime, time)
         if let due = nextFrame, time >= due {
-            if fade != nil { fade!.frame(at: time, into: &out.bytes) } else if collapsed != nil { collapsed!.frame(at: time, into: &out.bytes) }
-            if writerIsAnimating {
+            writer?.frame(at: time, into: &out.bytes)
+            if writer?.isAnimating == true {
                 let next = due + Self.framePeriod
                 nextFrame = next > time ? next : time + Self.framePeriod
             } else {
@@ -192,7 +182,6 @@ public struct Session {
             }
         }
         settleDiagnostics(into: &out)
-        notePromptProgress(into: &out)
     }
 
     // MARK: Terminal events
@@ -200,36 +189,29 @@ public struct Session {
     /// Writes everything received so far at once, settled, and leaves the terminal as `cat` would
     /// (colours reset, an open hyperlink closed): for SIGINT and SIGTERM, and for a library host
     /// that cancels. Input counts as ended.
-    public mutating func cancel(at time: Seconds, into out: inout SessionOutput) {
+    /// - Parameter echo: what the tty echoed for the key that sent the signal (`^C`), if anything.
+    public mutating func cancel(at time: Seconds, echo: KeyEcho? = nil, into out: inout SessionOutput) {
         lastTime = max(lastTime, time)
-        if prompt == .asking, collapsed != nil {
-            collapsed!.press(.quit, at: time, into: &out.bytes)
-            out.bytes += CollapsedView.resetPen
-            prompt = .done
-            return
-        }
         if !inputEnded {
             let rest = pipeline.finish(at: time)
             inputEnded = true
-            if isAnimated { writerReceive(rest, at: time) } else { out.bytes += rest }
+            if writer != nil { writer?.receive(rest, at: time) } else { out.bytes += rest }
         }
-        guard isAnimated else { return }
-        if fade != nil { fade!.endInput(at: time); fade!.flushSettled(into: &out.bytes) }
-        if collapsed != nil { collapsed!.endInput(at: time); collapsed!.flushSettled(into: &out.bytes) }
+        guard writer != nil else { return }
+        if writer?.awaitsKeys == false { writer?.endInput(at: time) }
+        writer?.interrupt(echo: echo, into: &out.bytes)
         if hyperlinkOpen { out.bytes += Array("\u{1B}]8;;\u{1B}\\".utf8) }
         out.bytes += Array("\u{1B}[0m".utf8)
         nextFrame = nil
         for error in waiting { out.report(error) }
         waiting.removeAll()
-        prompt = .done
     }
 
     /// Writes everything received so far at once, settled, without ending the input: before a
     /// snapshot that replaced text moves the cursor back from the end of what was shown.
     public mutating func settleNow(at time: Seconds, into out: inout SessionOutput) {
         lastTime = max(lastTime, time)
-        if fade != nil { fade!.flushSettled(echoMayHaveMoved: false, into: &out.bytes) }
-        if collapsed != nil { collapsed!.flushSettled(into: &out.bytes) }
+        writer?.settleNow(into: &out.bytes)
     }
 
     /// What the driver does after a signal the session has seen.
@@ -244,29 +226,25 @@ public struct Session {
 
     /// A signal the process received, as far as the session cares. In plain mode signals keep
     /// their default actions, so a driver need not pass them; if it does, nothing is written.
-    public mutating func handle(_ signal: SessionSignal, at time: Seconds, into out: inout SessionOutput) -> SignalResponse {
+    /// - Parameter echo: what the tty echoed for the key that sent it (`^C`, `^\`, `^Z`), or
+    ///   would have echoed where typewrite had the echo off; nil when the signal came from
+    ///   elsewhere (`kill`) or the tty echoes no control characters.
+    public mutating func handle(_ signal: SessionSignal, echo: KeyEcho? = nil, at time: Seconds,
+                                into out: inout SessionOutput) -> SignalResponse {
         lastTime = max(lastTime, time)
         switch signal {
         case .interrupt, .terminate, .quit:
             // Everything received so far, settled; the terminal as cat would leave it, reset.
-            cancel(at: time, into: &out)
+            cancel(at: time, echo: echo, into: &out)
             return .terminate
         case .hangUp:
             return .terminate  // the terminal is gone: nothing to write to
         case .suspend:
-            guard isAnimated else { return .suspend }
-            if prompt == .asking, collapsed != nil {
-                // Stopped from outside (Ctrl-Z is a key in the prompt): end the prompt, then stop.
-                collapsed!.press(.quit, at: time, into: &out.bytes)
-                prompt = .done
-                return .suspend
-            }
-            if fade != nil { fade!.flushSettled(into: &out.bytes); fade!.resetPen(into: &out.bytes) }
-            if collapsed != nil { collapsed!.flushSettled(into: &out.bytes); collapsed!.resetPen(into: &out.bytes) }
+            writer?.suspend(echo: echo, into: &out.bytes)
             return .suspend
         case .resume:
             // Continued after a stop typewrite did not see (SIGSTOP): the shell may have written.
-            if prompt != .asking { forgetCursor(into: &out) }
+            if writer?.awaitsKeys == false { writer?.forgetCursor(into: &out.bytes) }
             return .carryOn
         }
     }
@@ -274,21 +252,20 @@ public struct Session {
     /// The process continues after the stop `handle` asked for: the shell wrote meanwhile.
     public mutating func resumed(at time: Seconds, into out: inout SessionOutput) {
         lastTime = max(lastTime, time)
-        if prompt != .done || collapsed == nil { forgetCursor(into: &out) }
+        writer?.resumed(into: &out.bytes)
         startFrames(at: time)
     }
 
     /// The terminal is now `columns` cells wide and `rows` high (SIGWINCH); nil when unknown.
     public mutating func resize(columns: Int?, rows: Int?, into out: inout SessionOutput) {
-        if fade != nil { fade!.resize(columns: columns, rows: rows, into: &out.bytes) }
-        if collapsed != nil { collapsed!.resize(columns: columns, rows: rows, into: &out.bytes) }
+        writer?.resize(columns: columns, rows: rows, into: &out.bytes)
         startFrames(at: lastTime)
     }
 
     /// The terminal's colours, as it reported them (OSC 10/11): the fade runs between them from
     /// now on.
     public mutating func useTerminalColors(_ colors: TerminalColors) {
-        if fade != nil { fade!.useTerminalColors(colors) }
+        writer?.useTerminalColors(colors)
     }
 
     // MARK: The --collapse prompt
@@ -297,55 +274,24 @@ public struct Session {
     /// passes them to `keys`; false (no foreground terminal) expands the view without asking.
     /// - Parameter screenRows: the terminal's height, nil when unknown.
     public mutating func beginPrompt(keyboard: Bool, screenRows: Int?, at time: Seconds, into out: inout SessionOutput) {
-        guard prompt == .pending, collapsed != nil else { return }
+        guard wantsKeyboard else { return }
         lastTime = max(lastTime, time)
-        if keyboard {
-            collapsed!.beginPrompt(screenRows: screenRows, into: &out.bytes)
-        } else {
-            collapsed!.expandWithoutAsking(at: time, into: &out.bytes)
-        }
-        prompt = .asking
-        afterKeys(at: time, into: &out)
+        writer?.beginPrompt(keyboard: keyboard, screenRows: screenRows, at: time, into: &out.bytes)
+        startFrames(at: time)
     }
 
     /// Keys read from the terminal for the prompt (one read's bytes).
     public mutating func keys(_ bytes: some Collection<UInt8>, at time: Seconds, into out: inout SessionOutput) {
-        guard prompt == .asking, collapsed != nil else { return }
+        guard awaitsKeys else { return }
         lastTime = max(lastTime, time)
-        for key in CollapsedView.Key.parse(bytes) where collapsed!.awaitsKey {
-            collapsed!.press(key, at: time, into: &out.bytes)
-        }
-        afterKeys(at: time, into: &out)
+        writer?.keys(bytes, at: time, into: &out.bytes)
+        startFrames(at: time)
     }
 
     /// The keyboard is gone (hang-up, an error, or the terminal mode could not be set again after
     /// a stop): the prompt ends, the view stays as it is.
     public mutating func keyboardLost(at time: Seconds, into out: inout SessionOutput) {
         keys([0x71], at: time, into: &out)  // as q
-    }
-
-    private mutating func afterKeys(at time: Seconds, into out: inout SessionOutput) {
-        startFrames(at: time)
-        notePromptProgress(into: &out)
-    }
-
-    /// Moves the prompt on: it is due once the collapsed view is drawn after the end of input,
-    /// and over once the view stops awaiting keys.
-    private mutating func notePromptProgress(into out: inout SessionOutput) {
-        guard let view = collapsed else { return }
-        switch prompt {
-        case .none:
-            if inputEnded, waiting.isEmpty, view.phase == .collapsed, !view.isAnimating { prompt = .pending }
-        case .asking:
-            guard !view.awaitsKey else { return }
-            if !view.isFinished {
-                // The view gave up folding (a resize): the rest of the text, at once.
-                collapsed!.flushSettled(into: &out.bytes)
-            }
-            prompt = .done
-        case .pending, .done:
-            break
-        }
     }
 
     // MARK: Helpers
@@ -359,57 +305,43 @@ public struct Session {
 
     /// Prints the waiting diagnostics once everything received so far is on screen and settled.
     private mutating func settleDiagnostics(into out: inout SessionOutput) {
-        guard !waiting.isEmpty, !writerIsAnimating, writerPendingBytes == 0 else { return }
+        guard !waiting.isEmpty, writer?.isAnimating != true, (writer?.pendingBytes ?? 0) == 0 else { return }
         for error in waiting { out.report(error) }
         waiting.removeAll()
         // stderr is the same terminal: the cursor moved without the renderer knowing.
-        forgetCursor(into: &out)
-    }
-
-    private mutating func forgetCursor(into out: inout SessionOutput) {
-        if fade != nil { fade!.forgetCursor(into: &out.bytes) }
-        if collapsed != nil { collapsed!.forgetCursor(into: &out.bytes) }
+        writer?.forgetCursor(into: &out.bytes)
     }
 
     private mutating func startFrames(at time: Seconds) {
-        if nextFrame == nil && writerIsAnimating { nextFrame = time }
-    }
-
-    private mutating func writerReceive(_ bytes: some Collection<UInt8>, at time: Seconds) {
-        if fade != nil { fade!.receive(bytes, at: time) } else if collapsed != nil { collapsed!.receive(bytes, at: time) }
+        if nextFrame == nil && writer?.isAnimating == true { nextFrame = time }
     }
 
     /// Passes the pipeline's text on, starting a new markdown document where it says one starts
     /// (between reasoning and answer).
     private mutating func writerReceiveDocuments(_ text: [UInt8], at time: Seconds) {
         let breaks = pipeline.takeDocumentBreaks()
-        guard fade != nil, fade!.highlightsMarkdown, !breaks.isEmpty else { return writerReceive(text, at: time) }
+        guard writer?.highlightsMarkdown == true, !breaks.isEmpty else { writer?.receive(text, at: time); return }
         var start = 0
         for b in breaks where b >= start && b <= text.count {
-            fade!.receive(text[start..<b], at: time)
-            fade!.startMarkdownDocument()
+            writer?.receive(text[start..<b], at: time)
+            writer?.startMarkdownDocument()
             start = b
         }
-        fade!.receive(text[start...], at: time)
+        writer?.receive(text[start...], at: time)
     }
 
     /// The text from here on replaces what followed `context` (a snapshot that rewrote its
     /// tail): markdown highlighting reads it as continuing `context`, not what was shown after
     /// it. The first `skipping` bytes received next (cursor moves to the change) are not text.
     public mutating func restartMarkdown(after context: some Collection<UInt8>, skipping: Int = 0) {
-        fade?.restartMarkdownDocument(after: context, skipping: skipping)
+        writer?.restartMarkdownDocument(after: context, skipping: skipping)
     }
 
     /// For the benchmark: clusters written, cells restyled, and restyles that could not be
     /// repainted; nil when markdown highlighting did not run.
     public var markdownStatistics: (characters: Int, restyledCells: Int, restyledOffScreen: Int)? {
-        fade?.markdownStatistics
+        writer?.markdownStatistics
     }
-
-    private var writerIsAnimating: Bool { fade?.isAnimating ?? collapsed?.isAnimating ?? false }
-    private var writerPendingBytes: Int { fade?.pendingBytes ?? collapsed?.pendingBytes ?? 0 }
-    private var writerPendingInputBytes: Int { fade?.pendingInputBytes ?? collapsed?.pendingInputBytes ?? 0 }
-    private var writerMemoryPerInputByte: Double { fade?.bytesOfMemoryPerInputByte ?? collapsed?.bytesOfMemoryPerInputByte ?? 1 }
 }
 
 /// The signals the session reacts to (POSIX names in the comments).

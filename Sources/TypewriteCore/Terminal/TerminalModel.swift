@@ -78,6 +78,12 @@ struct TerminalModel: Sendable {
     /// Counts the times what the cursor's row shows may have changed in a way a record of its
     /// cells cannot follow (a new row, a forgotten column, erased or shifted cells).
     private(set) var rowChanges = 0
+    /// Whether the rows below the cursor are known to be blank: from the start (the cursor on the
+    /// shell's fresh row) until the input moves the cursor in a way the model does not follow.
+    private(set) var rowsBelowAreBlank = true
+    /// Counts the rows the cursor reached by a line feed or a wrap while `rowsBelowAreBlank`: a
+    /// record of the cursor's row that starts there starts from a blank row.
+    private(set) var blankRowStarts = 0
 
     /// What DECSC (ESC 7, and CSI s or entering the 1049 alternate screen) saves: the pen and the
     /// character set state, one slot for each screen (xterm). `penIsUnknown` is set when terminals
@@ -118,6 +124,7 @@ struct TerminalModel: Sendable {
     /// The cursor is on a new row (reached by wrapping when `wrapped`).
     mutating func newRow(wrapped: Bool) {
         rowChanges &+= 1
+        if rowsBelowAreBlank { blankRowStarts &+= 1 }
         rowWrapped = wrapped
         lastClusterWidth = nil
         if let r = row { row = r + 1 }
@@ -133,6 +140,7 @@ struct TerminalModel: Sendable {
     /// The cursor moved vertically in a way the model does not follow.
     mutating func forgetRow() {
         row = nil
+        rowsBelowAreBlank = false
     }
 
     /// Counts rows from here: the cursor's row is row 0 (a follower that starts counting late, or
