@@ -39,10 +39,10 @@ public struct OptionSpec: Sendable {
                    summary: "longest time a burst is spread over; default 1.5, minimum 0.15, inf = strict --cps"),
         OptionSpec(long: "reduce-motion", short: nil, value: .none,
                    summary: "show text at once, unchanged (also REDUCED_MOTION=1)"),
-        OptionSpec(long: "animate", short: nil, value: .required(name: "WHEN", choices: ["auto", "always", "never"]),
-                   summary: "animate: auto (stdout is a terminal), always, never; default auto"),
-        OptionSpec(long: "color", short: nil, value: .required(name: "WHEN", choices: ["auto", "always", "never"]),
-                   summary: "colour the fade: auto (honours NO_COLOR, TERM), always, never; default auto"),
+        OptionSpec(long: "animate", short: nil, value: .optional(name: "WHEN", choices: ["auto", "always", "never"]),
+                   summary: "animate: auto (stdout is a terminal), always (bare), never; default auto"),
+        OptionSpec(long: "color", short: nil, value: .optional(name: "WHEN", choices: ["auto", "always", "never"]),
+                   summary: "colour the fade: auto (honours NO_COLOR, TERM), always (bare), never; default auto"),
         OptionSpec(long: "format", short: nil, value: .required(name: "FORMAT", choices: ["raw", "sse", "ndjson", "auto"]),
                    summary: "input format: raw text, a model stream (sse, ndjson), or auto; default raw"),
         OptionSpec(long: "thinking", short: nil, value: .required(name: "WHEN", choices: ["hide", "dim", "show"]),
@@ -177,8 +177,15 @@ extension Options {
             case .none:
                 if inlineValue != nil { throw UsageError("option '\(display)' takes no value", hint: hint) }
                 try options.apply(spec, value: nil, display: display)
-            case .optional:
-                try options.apply(spec, value: inlineValue, display: display)
+            case .optional(_, let choices):
+                // `--color never` as well as `--color=never`: a following word that is one of
+                // the option's values is its value (a file of that name needs `./never`).
+                var value = inlineValue
+                if value == nil, i < arguments.count, choices.contains(arguments[i]) {
+                    value = arguments[i]
+                    i += 1
+                }
+                try options.apply(spec, value: value, display: display)
             case .required(let name, _):
                 var value = inlineValue
                 if value == nil {
@@ -203,8 +210,9 @@ extension Options {
         }
         switch spec.long {
         case "cps":
-            guard let n = Self.decimal(v), n.isFinite, n > 0, n <= 1e12 else {
-                throw UsageError("invalid value '\(v)' for \(display): expected a number of characters per second greater than 0")
+            guard let n = Self.decimal(v), n.isFinite, n > 0, n <= PacingEngine.fastestSpeed else {
+                throw UsageError("invalid value '\(v)' for \(display): expected a number of characters per second, greater than 0 and at most 1e12",
+                                 hint: "For no pacing at all, use --reduce-motion.")
             }
             charactersPerSecond = n
         case "fade":
@@ -219,8 +227,8 @@ extension Options {
             }
             maximumLag = n
         case "reduce-motion": reduceMotion = true
-        case "animate": animate = When(rawValue: v)!
-        case "color": color = When(rawValue: v)!; colorGiven = true
+        case "animate": animate = value.flatMap(When.init(rawValue:)) ?? .always
+        case "color": color = value.flatMap(When.init(rawValue:)) ?? .always; colorGiven = true
         case "format": format = StreamFormat(rawValue: v)!
         case "thinking": thinking = ThinkingDisplay(rawValue: v)!
         case "timestamps":

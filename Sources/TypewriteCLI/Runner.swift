@@ -51,7 +51,9 @@ public enum Runner {
         // Markdown only where typewrite writes escape sequences of its own (never in plain mode),
         // and not under the timestamps' prefixes, which are not part of the answer.
         settings.markdown = capabilities.allowsAttributes && options.timestampFormat == nil ? options.markdown : .never
-        var setup = PollDriver.Setup(inputs: options.demo ? [.demo(DemoScript())] : (options.files.isEmpty ? ["-"] : options.files).map { .file($0) })
+        let files = options.files.isEmpty ? ["-"] : options.files
+        let readsStandardInput = !options.demo && files.contains("-")
+        var setup = PollDriver.Setup(inputs: options.demo ? [.demo(DemoScript())] : files.map { .file($0) })
         if capabilities.animates {
             // Recording (--animate=always to a file or pipe): assume a terminal of COLUMNS cells.
             let columns = outputIsTerminal ? System.terminalColumns(output) : environment["COLUMNS"].flatMap { Int($0) } ?? 80
@@ -67,15 +69,16 @@ public enum Runner {
             // when typewrite is in the terminal's foreground and no key is waiting.
             let query = options.queryColorsGiven ? options.queryColors
                 : environment["TYPEWRITE_QUERY_COLORS"].flatMap(When.init(rawValue:)) ?? .auto
-            // Not when standard input is a terminal: the user types the text into typewrite itself,
-            // and the reply mode (no line editing) would take Control-D's end of input away.
+            // Not when typewrite reads the terminal itself (standard input is the terminal and
+            // is an input): the user types the text in, and the reply mode (no line editing)
+            // would take Control-D's end of input away. `typewrite FILE` asks as a pipe does.
             // Nor inside GNU screen (STY set, or TERM screen*): it answers DA1 itself at once but
             // passes OSC 11 on to the outer terminal, whose reply then arrives after the sentinel
             // and would be echoed into the text (measured in screen 4.9 inside xterm).
             let term = environment["TERM"] ?? ""
             let insideScreen = environment["STY"] != nil || term == "screen" || term.hasPrefix("screen.") || term.hasPrefix("screen-")
             setup.queryColors = query != .never && outputIsTerminal && capabilities.colorDepth != .none
-                && !System.isTerminal(System.standardInput) && !insideScreen
+                && !(System.isTerminal(System.standardInput) && readsStandardInput) && !insideScreen
             // The palette only when the text may be highlighted: always, or a decoded answer.
             if settings.markdown == .always || (settings.markdown == .auto && (options.format != .raw || options.demo)) {
                 setup.queryPalette = MarkdownAppearance.paletteIndices

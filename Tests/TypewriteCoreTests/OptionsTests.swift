@@ -17,7 +17,7 @@ struct OptionsTests {
         (["--cps", "1e309"], "invalid value '1e309' for --cps"),
         (["--fade", "-1"], "invalid value '-1' for --fade"),
         (["--color=purple"], "invalid value 'purple' for --color"),
-        (["--animate", "sometimes"], "invalid value 'sometimes' for --animate"),
+        (["--animate=sometimes"], "invalid value 'sometimes' for --animate"),
         (["--format=xml"], "invalid value 'xml' for --format"),
         (["--max-lag", "0.1"], "invalid value '0.1' for --max-lag"),
         (["--max-lag", "nan"], "invalid value 'nan' for --max-lag"),

@@ -25,7 +25,8 @@ package struct DemoScript: Sendable {
 
     package init(seed: UInt64 = 0x7EA5) {
         var random = SplitMix64(seed: seed)
-        var bursts: [(Seconds, [UInt8])] = [(0, Array("\u{1B}[1m\(Self.question)\u{1B}[0m\n\n".utf8))]
+        // The question in markdown too (strong), so through a pipe the demo is plain text.
+        var bursts: [(Seconds, [UInt8])] = [(0, Array("**\(Self.question)**\n\n".utf8))]
         var words = Self.answer.split(separator: " ")[...]
         var first = true
         while !words.isEmpty {

@@ -116,13 +116,16 @@ package struct PollDriver {
                 beginPrompt(&session, at: now, into: &out)
                 continue
             }
-            if let due = session.nextDeadline, now >= due {
+            // The first frames wait a moment for the terminal's colours, so no cell starts its fade
+            // from an assumed background (a dark one on a light terminal runs backwards).
+            let framesFrom = colorQuery.map { $0.firstFrameAt } ?? 0
+            if let due = session.nextDeadline, now >= max(due, framesFrom) {
                 session.advance(to: now, into: &out)
                 continue
             }
 
             let reading = session.wantsInput ? current : nil
-            var timeout = endSeen && reading != nil ? 0 : session.nextDeadline.map { $0 - now }
+            var timeout = endSeen && reading != nil ? 0 : session.nextDeadline.map { max($0, framesFrom) - now }
             if let demo { timeout = min(timeout ?? .infinity, demo.due - now) }
             if let query = colorQuery {
                 if now >= query.giveUpAt { colorQuery?.abandon(); colorQuery = nil; continue }
@@ -445,6 +448,14 @@ struct ColorQuery {
 
     /// When to stop waiting for the reply while the run goes on (monotonic seconds).
     var giveUpAt: Seconds { sentAt + Self.giveUp }
+
+    /// Longest the first frames wait for the reply, in seconds: a local terminal answers within
+    /// a few milliseconds; past this the fade starts from its assumption and switches when the
+    /// reply comes.
+    static let firstFrameWait: Seconds = 0.15
+
+    /// When frames may start (monotonic seconds): at once once the reply is in.
+    var firstFrameAt: Seconds { isDone ? 0 : sentAt + Self.firstFrameWait }
 
     /// Stops waiting: the terminal's mode is put back, and a reply that still comes is left.
     mutating func abandon() { close() }

@@ -21,6 +21,9 @@ public struct PacingEngine: Sendable, Equatable {
     public static let minimumBurstDuration: Seconds = 0.15
     /// Default cap on how long a burst is spread (seed and design card: 1.5 s).
     public static let defaultMaximumLag: Seconds = 1.5
+    /// The fastest typing speed taken, in grapheme clusters per second (a finite bound keeps the
+    /// pacing arithmetic exact).
+    public static let fastestSpeed: Double = 1e12
 
     /// Typing speed in grapheme clusters per second; finite and > 0.
     public let charactersPerSecond: Double

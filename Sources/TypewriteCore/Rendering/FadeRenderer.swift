@@ -272,11 +272,11 @@ public struct FadeRenderer: Sendable {
         pens.reset(terminalPenIsUnknown: model.penIsUnknown, into: &out)
     }
 
-    /// The terminal's own colours, as it reported them (OSC 10/11): cells that start fading from
-    /// now on run from this background to this foreground (those already fading finish as they
-    /// began).
+    /// The terminal's own colours, as it reported them (OSC 10/11, OSC 4): every fade runs from this
+    /// background to this foreground from now on, those under way from the step they reached.
     public mutating func useTerminalColors(_ colors: TerminalColors) {
         self.colors.use(colors)
+        live.retarget(self.colors)
         if let background = colors.background { configuration.background = background }
         if let foreground = colors.foreground { configuration.foreground = foreground }
         configuration.palette.merge(colors.palette) { _, reported in reported }

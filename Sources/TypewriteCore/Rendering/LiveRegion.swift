@@ -73,6 +73,18 @@ struct LiveRegion: Sendable {
         return true
     }
 
+    /// The terminal's colours became known: cells still fading go on from the step they reached,
+    /// between the new endpoints (a fade that began on an assumed background would run backwards).
+    mutating func retarget(_ colors: FadeColors) {
+        for i in cells.indices where cells[i].code != ColorRamp.settled {
+            let (from, to) = colors.endpoints(of: cells[i].pen)
+            guard from != cells[i].from || to != cells[i].to else { continue }
+            cells[i].from = from
+            cells[i].to = to
+            cells[i].code = Self.repaintCode
+        }
+    }
+
     // MARK: Repainting
 
     /// Repaints the cells whose step changed at the pacing `front`, moving back along the row and
