@@ -210,7 +210,10 @@ def classify(ucd):
             cls = AMBIGUOUS
         else:
             cls = NARROW
-        if (cat in ("Co", "Cn") or is_noncharacter(cp) or in_ranges(cp, ALWAYS_UNCERTAIN)
+        # Format characters (Cf) and the line and paragraph separators (Zl, Zp): terminals give
+        # them 0 cells or 1 (tmux 3.3a draws U+2028 in no cell, xterm in one), and some join
+        # them to the cell before.
+        if (cat in ("Co", "Cn", "Cf", "Zl", "Zp") or is_noncharacter(cp) or in_ranges(cp, ALWAYS_UNCERTAIN)
                 or (pict[cp] and (age[cp] is None or age[cp] > NEW_EMOJI_AFTER))):
             cls |= UNCERTAIN
         if cat == "Mc" or in_ranges(cp, HANGUL_JAMO):
