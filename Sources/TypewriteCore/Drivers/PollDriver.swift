@@ -77,7 +77,8 @@ package struct PollDriver {
     /// Control-D is reported only once, so it must not be lost behind the data before it).
     private var endSeen = false
     private var keyMode: SavedTerminalMode?
-    private var colorQuery: ColorQuery?
+    private var colorQuery: TerminalQuery?
+    private var cursorQuery: TerminalQuery?
     /// Whether the current input goes to the output inside the kernel (`System.copyInKernel`):
     /// bytes passed through unchanged from a regular file to anything but a terminal. Decided
     /// when the input opens; off for good once the kernel refuses the pair.
@@ -89,8 +90,11 @@ package struct PollDriver {
     package mutating func run(_ session: inout Session) -> Outcome {
         let outcome = loop(&session)
         leaveKeyMode()
-        if outcome != .signal(.hangUp) { colorQuery?.finish(session: &session) }
-        colorQuery = nil
+        if outcome != .signal(.hangUp) {
+            finishColorQuery(&session)
+            cursorQuery?.finish()
+        }
+        cursorQuery = nil
         return outcome
     }
 
@@ -102,7 +106,9 @@ package struct PollDriver {
         defer { buffer.deallocate() }
         let watchReader = session.isAnimated && System.isPipe(setup.output)
         var out = SessionOutput()
-        if setup.queryColors && session.isAnimated { colorQuery = ColorQuery.start(palette: setup.queryPalette) }
+        if setup.queryColors && session.isAnimated {
+            colorQuery = TerminalQuery.start(TerminalColors.request(palette: setup.queryPalette), giveUp: 2)
+        }
 
         while true {
             var now = System.monotonicNow()
@@ -131,6 +137,22 @@ package struct PollDriver {
                 if now >= query.giveUpAt { colorQuery?.abandon(); colorQuery = nil; continue }
                 timeout = min(timeout ?? .infinity, query.giveUpAt - now)
             }
+            if session.wantsCursorReport && cursorQuery == nil {
+                // The terminal's size changed and where the fading cells are depends on how it
+                // reflowed its rows: ask where the cursor is (not while another query waits).
+                cursorQuery = colorQuery == nil ? TerminalQuery.start(Self.cursorPositionRequest, giveUp: Self.cursorReportWait) : nil
+                if cursorQuery == nil { session.cursorReport(column: nil, into: &out) }
+                continue
+            }
+            if let query = cursorQuery {
+                if now >= query.giveUpAt {
+                    cursorQuery?.abandon()
+                    cursorQuery = nil
+                    session.cursorReport(column: nil, into: &out)
+                    continue
+                }
+                timeout = min(timeout ?? .infinity, query.giveUpAt - now)
+            }
             if let reading, !session.isAnimated, timeout == nil, setup.signals == nil {
                 // Plain mode with nothing else to wait for: read at once, as cat does.
                 if let failure = read(reading, into: buffer, limit: readLimit, &session, at: now, out: &out) { return failure }
@@ -142,6 +164,7 @@ package struct PollDriver {
             let inputIndex = reading.map { fds.append(($0.file.descriptor, System.pollIn)); return fds.count - 1 }
             let keyIndex: Int? = session.awaitsKeys && keyMode != nil ? setup.keyboard.map { fds.append(($0, System.pollIn)); return fds.count - 1 } : nil
             let queryIndex = colorQuery.map { fds.append(($0.descriptor, System.pollIn)); return fds.count - 1 }
+            let cursorIndex = cursorQuery.map { fds.append(($0.descriptor, System.pollIn)); return fds.count - 1 }
             let outputIndex: Int? = watchReader ? { fds.append((setup.output, 0)); return fds.count - 1 }() : nil
             let events = System.poll(fds, timeout: timeout)
             now = System.monotonicNow()
@@ -154,7 +177,11 @@ package struct PollDriver {
             if let i = outputIndex, events[i] & (System.pollError | System.pollHangUp) != 0 {
                 return .brokenPipe  // the reader left: quiet, like cat (status 141)
             }
-            if let i = queryIndex, events[i] != 0 { colorQuery?.read(session: &session) ; if colorQuery?.isDone == true { colorQuery = nil } }
+            if let i = queryIndex, events[i] != 0, colorQuery?.read() == true { finishColorQuery(&session) }
+            if let i = cursorIndex, events[i] != 0, cursorQuery?.read() == true, let reply = cursorQuery?.reply {
+                cursorQuery = nil
+                session.cursorReport(column: TerminalQuery.cursorColumn(in: reply), into: &out)
+            }
             if let reading, let i = inputIndex, events[i] != 0 || endSeen {
                 if let failure = read(reading, into: buffer, limit: session.readSize(limit: readLimit), &session, at: now, out: &out) {
                     return failure
@@ -289,7 +316,7 @@ package struct PollDriver {
         // writes right after it sends the signal, reach the terminal before typewrite writes.
         var echo: KeyEcho?
         if fromTerminal && session.isAnimated {
-            echo = System.keyEcho(for: signo, terminal: setup.output, userMode: colorQuery?.savedMode ?? keyMode)
+            echo = System.keyEcho(for: signo, terminal: setup.output, userMode: colorQuery?.savedMode ?? cursorQuery?.savedMode ?? keyMode)
             if echo?.landed == true { _ = System.poll([], timeout: Self.echoWait) }
         }
         switch session.handle(signal, echo: echo, at: now, into: &out) {
@@ -298,14 +325,17 @@ package struct PollDriver {
         case .terminate:
             leaveKeyMode()
             colorQuery?.restore()
+            cursorQuery?.restore()
             if signal != .hangUp { try? writeTerminal(out) }
             return .signal(signal)
         case .suspend:
             leaveKeyMode()
             colorQuery?.restore()
+            cursorQuery?.restore()
             if let failure = emit(&out) { return failure }
             setup.suspend()  // stops here until SIGCONT
             colorQuery?.reenter()
+            cursorQuery?.reenter()
             session.resumed(at: System.monotonicNow(), into: &out)
             return nil
         }
@@ -314,8 +344,7 @@ package struct PollDriver {
     private mutating func beginPrompt(_ session: inout Session, at now: Seconds, into out: inout SessionOutput) {
         // The prompt reads keys from the same terminal: the colour query ends first, or it would
         // take the keys for replies.
-        colorQuery?.finish(session: &session)
-        colorQuery = nil
+        finishColorQuery(&session)
         if let keyboard = setup.keyboard, System.isForegroundProcessGroup(keyboard) {
             keyMode = try? System.enterKeyMode(keyboard)
         }
@@ -341,6 +370,19 @@ package struct PollDriver {
         keyMode = nil
     }
 
+    /// DSR, device status report: `CSI 6 n` asks for the cursor position.
+    static let cursorPositionRequest = Array("\u{1B}[6n".utf8)
+    /// Longest wait for a cursor position report, in seconds: frames wait meanwhile.
+    static let cursorReportWait: Seconds = 0.5
+
+    /// Waits for the colour query's reply (briefly, at exit) and gives the colours to the session.
+    private mutating func finishColorQuery(_ session: inout Session) {
+        guard var query = colorQuery else { return }
+        colorQuery = nil
+        if !query.isDone { query.finish() }
+        if query.isAnswered { session.useTerminalColors(TerminalColors.parse(query.reply)) }
+    }
+
     // MARK: Output
 
     /// Writes what the session produced, in order; nil, or how the output failed.
@@ -364,121 +406,6 @@ package struct PollDriver {
 
     private static func outcome(of error: SystemError) -> Outcome {
         error == .brokenPipe ? .brokenPipe : .outputFailed(error)
-    }
-}
-
-/// Asking the terminal for its colours while the text streams: `OSC 10 ; ?` and `OSC 11 ; ?`
-/// then DA1 (`CSI c`) as a sentinel every terminal answers, on `/dev/tty` (xterm ctlseqs). The
-/// terminal is put in non-canonical mode without echo (TCSANOW, never flushing) until the DA1
-/// reply arrives; the query is skipped when the user has typed anything ahead, so no key is
-/// lost. The first character is not delayed: the fade starts with its assumption and switches
-/// when the answer comes.
-struct ColorQuery {
-    /// Longest wait for an outstanding reply at exit, in seconds, so no reply is left for the shell.
-    static let exitWait: Seconds = 0.5
-    /// A terminal that has not answered DA1 this long after the query, in seconds, is taken to be
-    /// one that never answers: its mode is put back so a producer reading the terminal is not left
-    /// without line editing and echo for the whole run.
-    static let giveUp: Seconds = 2
-
-    let descriptor: Int32
-    private var saved: SavedTerminalMode?
-    private var reply: [UInt8] = []
-    private(set) var isDone = false
-    /// When the query was sent (monotonic seconds).
-    private let sentAt = System.monotonicNow()
-
-    /// Sends the query, or returns nil when it may not be made (no terminal, not the foreground
-    /// process group, keys waiting to be read, or the mode cannot be changed).
-    static func start(palette: [UInt8] = []) -> ColorQuery? {
-        guard let fd = try? System.openControllingTerminal() else { return nil }
-        // Keys typed ahead must stay for whoever reads next. A whole line is counted in canonical
-        // mode; half a line only becomes readable (and countable) once canonical mode is off.
-        guard System.isForegroundProcessGroup(fd), System.bytesWaiting(fd) == 0,
-              let saved = try? System.enterReplyMode(fd) else {
-            System.closeDescriptor(fd)
-            return nil
-        }
-        guard System.bytesWaiting(fd) == 0 else {
-            System.restoreTerminalMode(saved, on: fd)
-            System.closeDescriptor(fd)
-            return nil
-        }
-        var query = ColorQuery(descriptor: fd, saved: saved)
-        guard (try? System.writeAll(fd, TerminalColors.request(palette: palette))) != nil else {
-            query.restore()
-            System.closeDescriptor(fd)
-            return nil
-        }
-        return query
-    }
-
-    private init(descriptor: Int32, saved: SavedTerminalMode) {
-        self.descriptor = descriptor
-        self.saved = saved
-    }
-
-    /// Reads what the terminal sent; once the DA1 reply is in, hands the colours to the session
-    /// and puts the terminal back.
-    mutating func read(session: inout Session) {
-        var bytes = [UInt8](repeating: 0, count: 512)
-        let n: Int? = bytes.withUnsafeMutableBytes { (try? System.read(descriptor, into: $0)) ?? 0 }
-        guard let n else { return }
-        if n <= 0 { close(); return }
-        reply += bytes[0..<n]
-        if TerminalColors.hasDeviceAttributes(reply) {
-            session.useTerminalColors(TerminalColors.parse(reply))
-            close()
-        } else if reply.count > 4096 {
-            close()
-        }
-    }
-
-    /// At exit: waits for a reply still outstanding until `exitWait` after the query was sent
-    /// (a terminal that never answers delays no exit that comes later), then restores the terminal.
-    mutating func finish(session: inout Session) {
-        let deadline = sentAt + Self.exitWait
-        while !isDone {
-            let left = deadline - System.monotonicNow()
-            guard left > 0, System.poll([(descriptor, System.pollIn)], timeout: left)[0] != 0 else { break }
-            read(session: &session)
-        }
-        close()
-    }
-
-    /// When to stop waiting for the reply while the run goes on (monotonic seconds).
-    var giveUpAt: Seconds { sentAt + Self.giveUp }
-
-    /// Longest the first frames wait for the reply, in seconds: a local terminal answers within
-    /// a few milliseconds; past this the fade starts from its assumption and switches when the
-    /// reply comes.
-    static let firstFrameWait: Seconds = 0.15
-
-    /// When frames may start (monotonic seconds): at once once the reply is in.
-    var firstFrameAt: Seconds { isDone ? 0 : sentAt + Self.firstFrameWait }
-
-    /// Stops waiting: the terminal's mode is put back, and a reply that still comes is left.
-    mutating func abandon() { close() }
-
-    /// The mode the query changed, to put back (nil once put back).
-    var savedMode: SavedTerminalMode? { isDone ? nil : saved }
-
-    /// Puts the terminal's mode back (before a stop or death); `reenter` sets it again.
-    mutating func restore() {
-        if let saved { System.restoreTerminalMode(saved, on: descriptor) }
-    }
-
-    mutating func reenter() {
-        guard !isDone, System.isForegroundProcessGroup(descriptor) else { return }
-        saved = try? System.enterReplyMode(descriptor)
-    }
-
-    private mutating func close() {
-        guard !isDone else { return }
-        restore()
-        saved = nil
-        System.closeDescriptor(descriptor)
-        isDone = true
     }
 }
 

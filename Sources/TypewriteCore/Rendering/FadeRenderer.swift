@@ -161,6 +161,8 @@ public struct FadeRenderer: Sendable {
     /// rest no later than it would have; after rows written ahead, the last screenful takes
     /// `lastScreenfulDuration` at most.
     public mutating func frame(at time: Seconds, into out: inout [UInt8]) {
+        // Waiting for the cursor's place after a resize: nothing is written until it is known.
+        guard relocation == nil else { return }
         var settledUpTo = 0
         if ahead.isOn {
             let due = max(ahead.dueClusters(at: time), ahead.clustersOverMemoryLimit(stream, pending: pendingBytes, written: revealed))
@@ -244,26 +246,84 @@ public struct FadeRenderer: Sendable {
         return found
     }
 
-    /// The terminal is now `newColumns` wide (SIGWINCH). Fading continues only where nothing can
-    /// have moved: the row never wrapped and the cursor is left of both margins. Elsewhere the
-    /// cells still fading stop where they are (at worst a few cells stop fading early).
-    /// `newRows` is the new height in rows (nil when unknown: nothing is written ahead then).
+    /// The terminal is now `newColumns` wide and `newRows` high (SIGWINCH; nil when unknown: then
+    /// nothing is written ahead). Fading goes on where nothing can have moved in any terminal: the
+    /// row never wrapped and the cursor is left of both margins. Elsewhere a terminal that reflows
+    /// its rows (tmux, kitty, VTE) may have moved the cells still fading along the line, and one
+    /// that does not (xterm) kept them where they were: the renderer waits, writing nothing, for
+    /// the cursor's column (`cursorReport`), which tells the two apart (`docs/terminals.md`,
+    /// Resizing).
     public mutating func resize(columns newColumns: Int?, rows newRows: Int?, into out: inout [UInt8]) {
         ahead.rows = Self.valid(newRows)
         let valid = Self.valid(newColumns)
-        if let c = model.column, let old = model.columns, let new = valid, !model.rowWrapped, !model.pendingWrap, c < old - 1, c < new - 1 {
+        if relocation == nil, let c = model.column, let old = model.columns, let new = valid, !model.rowWrapped, !model.pendingWrap,
+           c < old - 1, c < new - 1 {
             model.columns = new
             // Rows above may have been reflowed: only the cursor's row is still where it was.
             markdown.keepOnlyRow(model.row)
             return
         }
-        // The terminal may have reflowed the row (tmux, kitty, VTE), so the cells can no longer be
-        // reached by moving back: they keep the colour they have, and the column is unknown.
+        markdown.forgetPainted()
+        if let anchor = relocation?.anchor ?? model.column, let new = valid, live.isFading, !model.pendingWrap {
+            // A second resize before the report: the cells are still where the first found them.
+            relocation = (anchor, new)
+            return
+        }
+        relocation = nil
+        loseLiveRegion(columns: valid, into: &out)
+    }
+
+    /// Where the cursor was (the anchor) before a resize whose effect on the cells still fading
+    /// is not certain, and the new width; nil when no report is awaited.
+    private var relocation: (anchor: Int, columns: Int)?
+
+    /// Whether the renderer waits for `cursorReport` before it writes more.
+    public var wantsCursorReport: Bool { relocation != nil }
+
+    /// The cursor's column (0-based) as the terminal reported it after a resize, or nil when it
+    /// could not be asked. The cells still fading were right before the cursor; where it is now
+    /// tells whether the terminal kept them in place (the same column) or reflowed them with the
+    /// cursor (another column: they are the cells just before it, the oldest maybe at the end of
+    /// the row above). Where that is certain they are found again; elsewhere they are left as
+    /// drawn and the text goes on settled until the column is certain again.
+    public mutating func cursorReport(column reported: Int?, into out: inout [UInt8]) {
+        guard let r = relocation else { return }
+        relocation = nil
+        guard let now = reported, now < r.columns - 1, let first = live.cells.first else {
+            loseLiveRegion(columns: r.columns, into: &out)
+            return
+        }
+        if now == r.anchor {
+            // Kept in place (or reflowed with the cursor's column unchanged: the same cells are
+            // before it): fading goes on.
+            model.columns = r.columns
+            model.cursorFound(column: now)
+            return
+        }
+        // Moved with the cursor: a reflow (a terminal that keeps rows in place keeps the cursor's
+        // column, or moves it to the last column when the new width cuts it off).
+        let span = r.anchor - first.column
+        framing.begin(at: out.count)
+        if live.settleAfterReflow(cursor: now, anchor: r.anchor, columns: r.columns, colors: &colors, pens: &pens,
+                                  penIsUnknown: model.penIsUnknown, into: &out) {
+            restorePen(into: &out)
+            framing.movedCursor = true
+            framing.end(into: &out)
+            model.columns = r.columns
+            model.cursorFound(column: now)
+        } else {
+            _ = span
+            loseLiveRegion(columns: r.columns, into: &out)
+        }
+    }
+
+    /// The cells still fading can no longer be found: they keep the colour they have, and the
+    /// column is unknown until a CR or LF.
+    private mutating func loseLiveRegion(columns: Int?, into out: inout [UInt8]) {
         live.removeAll()
         restorePen(into: &out)
-        model.columns = valid
+        model.columns = columns
         forgetColumn()
-        markdown.forgetPainted()
     }
 
     /// Resets the terminal's SGR state (`CSI 0 m`) before typewrite stops (SIGTSTP); the input's

@@ -85,6 +85,41 @@ struct LiveRegion: Sendable {
         }
     }
 
+    /// Paints every cell in its final style where a reflow put it, and forgets them all: the cells
+    /// were right before the cursor, which was at column `anchor`; the cursor is now at column
+    /// `cursor` of a row `columns` wide. A cell further back than the cursor's column went to the
+    /// end of the row above, which only cells one cell wide can be placed on with certainty (a
+    /// wide one may have left the last column blank). The cursor ends where it was.
+    /// - Returns: false, writing nothing, when the cells cannot all be placed.
+    mutating func settleAfterReflow(cursor: Int, anchor: Int, columns: Int, colors: inout FadeColors, pens: inout PenBook,
+                                    penIsUnknown: Bool, into out: inout [UInt8]) -> Bool {
+        var places: [(up: Bool, column: Int)] = []
+        for cell in cells {
+            let distance = anchor - cell.column  // cells from the cell's start to the cursor
+            if distance <= cursor {
+                places.append((false, cursor - distance))
+            } else if cell.width == 1, distance - cursor <= columns {
+                places.append((true, columns - (distance - cursor)))
+            } else {
+                return false
+            }
+        }
+        var up = false
+        for (cell, place) in zip(cells, places) {
+            if place.up != up {
+                ControlSequence.append(&out, 1, final: place.up ? ControlSequence.cuu : ControlSequence.cud)
+                up = place.up
+            }
+            ControlSequence.append(&out, place.column + 1, final: ControlSequence.cha, always: true)
+            pens.set(cell.pen, terminalPenIsUnknown: penIsUnknown, into: &out)
+            out.append(contentsOf: bytes[cell.range])
+        }
+        if up { ControlSequence.append(&out, 1, final: ControlSequence.cud) }
+        ControlSequence.append(&out, cursor + 1, final: ControlSequence.cha, always: true)
+        removeAll()
+        return true
+    }
+
     // MARK: Repainting
 
     /// Repaints the cells whose step changed at the pacing `front`, moving back along the row and

@@ -34,6 +34,12 @@ protocol TerminalWriter: Sendable {
     mutating func settleNow(into out: inout [UInt8])
     /// The terminal's size changed (nil: unknown).
     mutating func resize(columns: Int?, rows: Int?, into out: inout [UInt8])
+    /// Whether the writer waits for the cursor's column (a cursor position report) before it
+    /// writes more: after a resize that may have moved the cells still fading.
+    var wantsCursorReport: Bool { get }
+    /// Where the cursor is (0-based column) as the terminal reported it; nil when it cannot be
+    /// asked or did not answer.
+    mutating func cursorReport(column: Int?, into out: inout [UInt8])
     /// The terminal's own colours, as it reported them.
     mutating func useTerminalColors(_ colors: TerminalColors)
     /// Something else moved the cursor: the column is unknown.
@@ -56,6 +62,8 @@ protocol TerminalWriter: Sendable {
 }
 
 extension TerminalWriter {
+    var wantsCursorReport: Bool { false }
+    mutating func cursorReport(column: Int?, into out: inout [UInt8]) {}
     var wantsKeyboard: Bool { false }
     var awaitsKeys: Bool { false }
     mutating func beginPrompt(keyboard: Bool, screenRows: Int?, at time: Seconds, into out: inout [UInt8]) {}

@@ -262,6 +262,19 @@ public struct Session {
         startFrames(at: lastTime)
     }
 
+    /// Whether the driver should ask the terminal where the cursor is (`CSI 6 n`) and pass the
+    /// answer to `cursorReport`: after a resize that may have moved the cells still fading,
+    /// nothing more is written until then.
+    public var wantsCursorReport: Bool { writer?.wantsCursorReport == true }
+
+    /// The cursor's column (0-based) as the terminal reported it; nil when it could not be asked
+    /// (then the cells still fading stay as they are drawn, and the text goes on settled until a
+    /// line feed or carriage return).
+    public mutating func cursorReport(column: Int?, into out: inout SessionOutput) {
+        writer?.cursorReport(column: column, into: &out.bytes)
+        startFrames(at: lastTime)
+    }
+
     /// The terminal's colours, as it reported them (OSC 10/11): the fade runs between them from
     /// now on.
     public mutating func useTerminalColors(_ colors: TerminalColors) {

@@ -246,6 +246,9 @@ struct CollapsedView: TerminalWriter {
 
     mutating func settleNow(into out: inout [UInt8]) { renderer.settleNow(into: &out) }
 
+    var wantsCursorReport: Bool { renderer.wantsCursorReport }
+    mutating func cursorReport(column: Int?, into out: inout [UInt8]) { renderer.cursorReport(column: column, into: &out) }
+
     mutating func useTerminalColors(_ colors: TerminalColors) { renderer.useTerminalColors(colors) }
 
     // Markdown is not highlighted in the collapsed view.

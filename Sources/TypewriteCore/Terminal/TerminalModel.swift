@@ -130,6 +130,17 @@ struct TerminalModel: Sendable {
         if let r = row { row = r + 1 }
     }
 
+    /// The terminal reported the cursor's column (after a resize that may have reflowed its row):
+    /// the column is known again, pending wrap is off, and the row counts as reached by wrapping.
+    mutating func cursorFound(column c: Int) {
+        guard let columns, c < columns else { return }
+        rowChanges &+= 1
+        column = c
+        pendingWrap = false
+        rowWrapped = true
+        lastClusterWidth = nil
+    }
+
     /// Something moved the cursor to a column the model cannot tell.
     mutating func forgetColumn() {
         column = nil
