@@ -23,7 +23,7 @@ from ptyrun import MONO, Run, Screen, plain_text_of, proc_cpu_ticks, proc_state 
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
-SHARED = os.path.join(os.path.dirname(REPO), "shared")
+TRACES = os.path.join(REPO, "Tests", "traces")
 FULL = os.environ.get("TYPEWRITE_E2E_FULL") == "1"
 FRAME = 1.0 / 60
 
@@ -470,25 +470,11 @@ def check_animated_regular_file(tw):
 
 
 def check_trace_exit(tw, name):
-    trace = os.path.join(SHARED, "traces", name)
-    play = os.path.join(SHARED, "traces", "play.py")
-    if not (os.path.exists(trace) and os.path.exists(play)):
-        raise Skip("%s not found (shared/ is expected beside the repository)" % trace)
+    trace = os.path.join(TRACES, name)
     r = Run([tw], stdin="pipe", stdout="pty", env=base_env()).start()
-    producer = subprocess.Popen([sys.executable, play, trace], stdout=r.stdin_w)
-    os.close(r.stdin_w)
-    r.stdin_w = None
-    eof = {}
-
-    def waiter():
-        producer.wait()
-        eof["t"] = MONO()
-
-    th = threading.Thread(target=waiter, daemon=True)
-    th.start()
+    want = r.feed_trace(trace)
     finish(r, 60)
-    th.join(5)
-    want = subprocess.run([sys.executable, play, "--no-delay", trace], stdout=subprocess.PIPE).stdout
+    eof = {"t": r.stdin_closed_time} if r.stdin_closed_time else {}
     s = Screen()
     s.feed(r.output)
     problems = []
