@@ -264,14 +264,18 @@ struct TypewriterTests {
         #expect(recorder.screen() == catScreen("Line 1: the start\nLine 2: more\u{1B}[0m"))
     }
 
-    @Test("stream can be called from the main actor with a non-Sendable closure (compiles in Swift 6)")
+    @Test("stream from the main actor with a non-Sendable closure (compiles in Swift 6) types the snapshots")
     func streamFromTheMainActor() async throws {
         let typewriter = try terminalTypewriter()
         let (stream, continuation) = AsyncStream.makeStream(of: Snap.self)
-        continuation.yield(Snap(content: "Low tide.\n"))
+        for snapshot in ["Low", "Low tide", "Low tide.\n"] { continuation.yield(Snap(content: snapshot)) }
         continuation.finish()
-        typewriter.cancel()  // the point is that this compiles; nothing needs to type
-        try? await streamOnMainActor(typewriter, stream)
+        let timer = self.timer
+        // Time runs on a helper task until the stream has finished: finish() waits for settling.
+        let clock = Task { while !Task.isCancelled { timer.advance(by: 0.05); await Task.yield() } }
+        try await streamOnMainActor(typewriter, stream)
+        clock.cancel()
+        #expect(recorder.screen() == catScreen("Low tide.\n"))
     }
 
     @Test("an AsyncSequence of snapshots streams in one call")
