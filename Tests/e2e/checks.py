@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """End-to-end checks of the typewrite binary that need a pty, timing, signals or descriptor
-flags (issues 2 and 4). Standard library only.
+flags. Standard library only.
 
     checks.py TYPEWRITE [NAME-SUBSTRING...]
 
@@ -554,7 +554,7 @@ def check_memory_plain(tw):
 
 
 def check_memory_animated(tw, kind, pacing="fast"):
-    # 100 MiB, the issue's size; short lines (my addition, the slowest: ~10 s idle, ~25 s loaded)
+    # 100 MiB; short lines (my addition, the slowest: ~10 s idle, ~25 s loaded)
     # use 32 MiB unless TYPEWRITE_E2E_FULL=1 — already twice the 16 MiB the reader may hold.
     size = (32 << 20) if kind == "short-lines" and not FULL else (100 << 20)
     gen = {
