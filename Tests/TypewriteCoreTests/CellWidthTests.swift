@@ -2,7 +2,7 @@ import Testing
 import TypewriteCore
 
 // Widths of scalars and grapheme clusters (CellWidth.swift, generated CellWidthTable.swift).
-// Test strings from TERMINAL-NOTES.md section 2.
+// Test strings from docs/widths.md#test-strings.
 
 /// One scalar and its expected width, narrow (default) and with ambiguousIsWide.
 struct CellWidthScalarCase: Sendable, CustomTestStringConvertible {

@@ -6,7 +6,7 @@
 /// arrives (never flushed on a timeout), and a cluster continued by a later read is reported with
 /// `Token.extend`. A sequence held longer than `holdingLimit` bytes passes through in pieces.
 public struct Tokenizer: Sendable {
-    /// Longest incomplete sequence held back, in bytes (TERMINAL-NOTES §4: about 64 KiB).
+    /// Longest incomplete sequence held back, in bytes (docs/input.md#holding-incomplete-sequences).
     public static let holdingLimit = 64 * 1024
 
     /// Whether East Asian ambiguous-width characters take two cells (UAX #11; CJK locales).

@@ -200,21 +200,6 @@ public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
         defer { close(fd) }
         try writeAll(fd, bytes)
     }
-
-    /// The `O_NONBLOCK` flag of `fd`'s open file description (`fcntl(F_GETFL)`).
-    package static func isNonBlocking(_ fd: Int32) -> Bool {
-        let flags = fcntl(fd, F_GETFL)
-        return flags >= 0 && flags & O_NONBLOCK != 0
-    }
-
-    /// Sleeps for `seconds` (`nanosleep`); used only by the demo's scripted producer.
-    package static func sleep(_ seconds: Seconds) {
-        guard seconds > 0 else { return }
-        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
-        var remaining = timespec()
-        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
-    }
-
 }
 
 // MARK: - Signals

@@ -191,7 +191,7 @@ public struct GraphicRendition: Hashable, Sendable {
             && slots[Slot.reverse.rawValue] == nil && slots[Slot.conceal.rawValue] == nil
     }
 
-    /// Whether cells in this state may fade: not reverse video, concealed or faint (TERMINAL-NOTES §4).
+    /// Whether cells in this state may fade: not reverse video, concealed or faint (docs/input.md#what-is-not-faded).
     public var allowsFade: Bool {
         slots[Slot.reverse.rawValue] == nil && slots[Slot.conceal.rawValue] == nil && slots[Slot.faint.rawValue] == nil
     }

@@ -6,7 +6,7 @@
 /// view measures the rows of text it holds with it, the timestamps read the pen from it. It writes
 /// nothing; a follower feeds it each token it passes on, in order.
 ///
-/// Rules (ECMA-48; xterm ctlseqs; the VT500 parser of vt100.net; TERMINAL-NOTES §1, §2):
+/// Rules (ECMA-48; xterm ctlseqs; the VT500 parser of vt100.net; docs/terminals.md, docs/widths.md):
 /// - Autowrap with pending wrap: drawing into the last column leaves the cursor there with the next
 ///   cluster wrapping first (`column == columns`); a wide cluster that does not fit wraps early.
 /// - CR goes to column 0, LF to the next row (and column 0 when the tty has ONLCR), TAB to the next
@@ -277,7 +277,7 @@ struct TerminalModel: Sendable {
                 forgetColumn()
             }
             lastClusterWidth = nil
-        case 0x08:  // BS: margins disagree at pending wrap and column 0 (TERMINAL-NOTES §1)
+        case 0x08:  // BS: margins disagree at pending wrap and column 0 (docs/terminals.md#pending-wrap)
             if let c = column, !pendingWrap, c > 0 { column = c - 1 } else { forgetColumn() }
             lastClusterWidth = nil
         case 0x0E: shiftedOut = true

@@ -2,12 +2,12 @@
 //
 // The per-scalar data lives in CellWidthTable.swift, generated from the Unicode Character Database
 // by Scripts/generate-cell-widths.py. This file holds the rules that combine it; the reasons behind
-// them are in TERMINAL-NOTES.md section 2.
+// them, and the measurements, are in docs/widths.md.
 
 /// Cell width of text in a terminal that sums the widths of the scalars (tmux, alacritty, xterm, pyte...).
 ///
 /// All widths are in terminal cells (columns). Per scalar (UAX #11 East Asian Width, with the
-/// zero-width rules of TERMINAL-NOTES §2, data from the Unicode version in ``unicodeVersion``):
+/// zero-width rules of docs/widths.md#cell-width-of-a-scalar, data from the Unicode version in ``unicodeVersion``):
 ///
 /// - **0** for nonspacing and enclosing marks (General_Category Mn, Me), format characters (Cf),
 ///   Default_Ignorable_Code_Point, Hangul medial vowel and final consonant jamo (V and T:
@@ -26,7 +26,7 @@
 /// ZWJ U+200D; VS15/VS16 U+FE0E/U+FE0F; emoji modifiers U+1F3FB–1F3FF; regional indicators
 /// U+1F1E6–1F1FF; tag characters U+E0020–E007F; COMBINING ENCLOSING KEYCAP U+20E3; U+00AD SOFT
 /// HYPHEN; private use (Co); unassigned (Cn) code points and noncharacters; Extended_Pictographic
-/// scalars assigned after Unicode 12.0 (the notes measured U+1FAE8 as −1, 2 and 0). A cluster of
+/// scalars assigned after Unicode 12.0 (U+1FAE8 measured as −1, 2 and 0: docs/widths.md#uncertain-widths). A cluster of
 /// two or more scalars is also uncertain when it contains a Hangul conjoining jamo (U+1100–11FF,
 /// U+A960–A97F, U+D7B0–D7FF), a spacing combining mark (Mc), or a scalar after the first whose
 /// width is not 0 (Indic conjuncts such as क्षि, Thai ำ, prepended concatenation marks).
@@ -128,7 +128,7 @@ public struct ClusterWidth: Equatable, Sendable {
     public var cells: Int
     /// False when terminals are known to disagree on the width (emoji sequences, flags, keycaps,
     /// private use, unassigned or very new scalars, Indic conjuncts and jamo sequences, soft
-    /// hyphen): such a cluster should be written settled and treated as a barrier (TERMINAL-NOTES §1).
+    /// hyphen): such a cluster should be written settled and treated as a barrier (docs/terminals.md#the-fades-safety-rules).
     public var isCertain: Bool
 
     @inlinable
