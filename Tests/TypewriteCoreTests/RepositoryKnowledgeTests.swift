@@ -41,12 +41,7 @@ struct RepositoryKnowledgeTests {
 
     /// Files whose citations are still to be replaced (they are being rewritten elsewhere); remove
     /// an entry once its file is clean, and let the list become empty.
-    static let pending: Set<String> = [
-        "Sources/TypewriteCore/Drivers/InputFile.swift",
-        "Sources/TypewriteCore/Library/Typewriter.swift", "Sources/TypewriteCore/Rendering/ColorRamp.swift",
-        "Sources/TypewriteCore/Rendering/FadeRenderer.swift", "Sources/TypewriteCore/Session/Session.swift",
-        "Sources/TypewriteCore/Stages/CollapsedView.swift",
-    ]
+    static let pending: Set<String> = []
 
     @Test func noCitationOutsideTheRepository() {
         #expect(Self.files.count > 50, "found only \(Self.files.count) files under \(Self.root.path)")

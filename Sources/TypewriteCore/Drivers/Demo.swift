@@ -1,5 +1,5 @@
 /// The built-in demo: a question and an answer streamed the way a language model sends tokens,
-/// 2–6 words every 120–380 ms (the seed's demo timing), from a fixed seed so every run is the same.
+/// 2–6 words every 120–380 ms (`docs/design.md#the-demo`), from a fixed seed so every run is the same.
 package struct DemoScript: Sendable {
     package static let question = "How do tide pools survive low tide?"
     /// Markdown, as models answer: typewrite highlights it (`--markdown`, on for the demo).

@@ -2,7 +2,7 @@
 /// `OSC 11 ; ?`, `OSC 4 ; n ; ?`) or where the cursor is (DSR, `CSI 6 n`), then DA1 (`CSI c`) as a
 /// sentinel every terminal answers, on `/dev/tty`. The terminal is put in non-canonical mode
 /// without echo (TCSANOW, never flushing) until the DA1 reply arrives; the query is not made when
-/// the user has typed anything ahead, so no key is lost (`docs/terminals.md`, Asking the terminal).
+/// the user has typed anything ahead, so no key is lost (`docs/terminals.md#asking-the-terminal`).
 struct TerminalQuery {
     /// Longest wait for an outstanding reply at exit, in seconds, so no reply is left for the shell.
     static let exitWait: Seconds = 0.5

@@ -1,6 +1,6 @@
 /// The rules that decide how wide a grapheme cluster is and whether terminals agree on it: the one
 /// place a `Tokenizer` is configured, so every stage that reads the text (the fade renderer, the
-/// collapsed view, the timestamps) counts cells the same way (UAX #11; `docs/widths.md`).
+/// collapsed view, the timestamps) counts cells the same way (UAX #11; `docs/widths.md#uncertain-widths`).
 struct CellRules: Sendable, Equatable {
     /// East Asian ambiguous-width characters take two cells (a CJK terminal).
     var ambiguousIsWide = false
@@ -26,7 +26,7 @@ struct TokenStream: Sendable {
     /// Where the tokens of each read end (increasing), for reads whose tokens are not all taken:
     /// tmux joins a ZWJ sequence only within one `write()`, so what follows a ZWJ is written in
     /// the same write exactly when it came in the same read, as `cat` writes it
-    /// (`docs/terminals.md`, Joiners).
+    /// (`docs/terminals.md#joiners`).
     private var readEnds: [Int] = []
     private var readEndsHead = 0
 

@@ -3,13 +3,13 @@ import Foundation
 
 /// Types text onto a terminal the way the `typewrite` command does, from inside a Swift program:
 /// each burst of text is spread over 0.15–1.5 s at 80 grapheme clusters per second, and every
-/// new character fades in from the background over a soft edge about ten characters wide (seed
-/// 000, StreamingText). Once the fade settles, the screen is exactly what writing the text
+/// new character fades in from the background over a soft edge about ten characters wide
+/// (`docs/design.md#pacing`, `docs/design.md#the-soft-edge`). Once the fade settles, the screen is exactly what writing the text
 /// straight to the terminal would have left. When the output is not a terminal (or the
 /// environment asks for reduced motion) the text goes through at once, byte for byte.
 ///
-/// Feed it **deltas** (`write`), **snapshots** of the whole text so far (`show(snapshot:)`, seed
-/// 004), or a whole `AsyncSequence` of either (`stream`); then `finish()` waits until everything
+/// Feed it **deltas** (`write`), **snapshots** of the whole text so far (`show(snapshot:)`,
+/// `docs/design.md#snapshots-and-deltas`), or a whole `AsyncSequence` of either (`stream`); then `finish()` waits until everything
 /// is settled, and `cancel()` (or cancelling the task) writes everything received at once,
 /// settled, with the colours reset.
 ///
@@ -26,13 +26,13 @@ public final class Typewriter: @unchecked Sendable {
 
     /// How fast and how the text types in.
     public struct Settings: Sendable, Equatable {
-        /// Typing speed in grapheme clusters per second; > 0 and ≤ 1e12. Default 80 (seed 000).
+        /// Typing speed in grapheme clusters per second; > 0 and ≤ 1e12. Default 80 (`docs/design.md#pacing`).
         public var charactersPerSecond: Double = 80
         /// Width of the soft leading edge in grapheme clusters; 0 (a hard edge) to 1,000,000.
-        /// Default 10 (seed 000).
+        /// Default 10 (`docs/design.md#the-soft-edge`).
         public var fadeWidth: Double = 10
         /// Longest time one burst is spread over, in seconds: ≥ 0.15, or `.infinity` for a strict
-        /// typewriter at `charactersPerSecond`. Default 1.5 (seed 000).
+        /// typewriter at `charactersPerSecond`. Default 1.5 (`docs/design.md#pacing`).
         public var maximumLag: Seconds = PacingEngine.defaultMaximumLag
         /// When to animate: `.auto` on a terminal unless `REDUCED_MOTION` is set; `.always` even
         /// into a pipe; `.never` is plain text.
@@ -161,7 +161,7 @@ public final class Typewriter: @unchecked Sendable {
 
     // MARK: Snapshots
 
-    /// Shows `snapshot`, the whole text so far (seed 004: Foundation Models streams snapshots).
+    /// Shows `snapshot`, the whole text so far (`docs/design.md#snapshots-and-deltas`: Foundation Models streams snapshots).
     /// Snapshots are compared with the previous snapshot only: use either snapshots or deltas
     /// (`write`) with one typewriter, not both. After `finish()` or `cancel()` nothing more is
     /// shown.

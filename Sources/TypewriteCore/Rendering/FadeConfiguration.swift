@@ -1,8 +1,8 @@
 /// Settings of the animated writer, decided once at start.
 public struct FadeConfiguration: Sendable {
-    /// Typing speed in grapheme clusters per second (finite, > 0). Default 80 (`docs/design.md`, Pacing).
+    /// Typing speed in grapheme clusters per second (finite, > 0). Default 80 (`docs/design.md#pacing`).
     public var charactersPerSecond: Double = 80
-    /// Soft-edge width in grapheme clusters (≥ 0; 0 = hard front). Default 10 (`docs/design.md`, The soft edge).
+    /// Soft-edge width in grapheme clusters (≥ 0; 0 = hard front). Default 10 (`docs/design.md#the-soft-edge`).
     public var fadeWidth: Double = 10
     /// Longest time a burst is spread over, in seconds (≥ 0.15, or `.infinity`).
     public var maximumLag: Seconds = PacingEngine.defaultMaximumLag

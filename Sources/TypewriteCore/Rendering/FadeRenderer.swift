@@ -10,8 +10,8 @@
 /// - `MarkdownPainter`: the looks of markdown roles, and repainting restyled clusters in place;
 /// - `TerminalModel`: where the cursor is and what the terminal does with each token.
 ///
-/// Its safety rules keep the settled screen equal to what `cat` leaves (`docs/terminals.md`,
-/// Repainting): fading cells are only on the cursor's row; every fading cell is settled before the
+/// Its safety rules keep the settled screen equal to what `cat` leaves
+/// (`docs/terminals.md#the-fades-safety-rules`): fading cells are only on the cursor's row; every fading cell is settled before the
 /// cursor would reach the last column, before any control or non-SGR escape sequence, and before a
 /// cluster of uncertain width. When the column is not known exactly (after such a barrier),
 /// nothing fades until the next CR or LF.
@@ -251,8 +251,8 @@ public struct FadeRenderer: Sendable {
     /// row never wrapped and the cursor is left of both margins. Elsewhere a terminal that reflows
     /// its rows (tmux, kitty, VTE) may have moved the cells still fading along the line, and one
     /// that does not (xterm) kept them where they were: the renderer waits, writing nothing, for
-    /// the cursor's column (`cursorReport`), which tells the two apart (`docs/terminals.md`,
-    /// Resizing).
+    /// the cursor's column (`cursorReport`), which tells the two apart
+    /// (`docs/terminals.md#resize-and-reflow`).
     public mutating func resize(columns newColumns: Int?, rows newRows: Int?, into out: inout [UInt8]) {
         ahead.rows = Self.valid(newRows)
         let valid = Self.valid(newColumns)

@@ -2,7 +2,7 @@
 /// along the row, a restyle going up) is wrapped in a synchronized update (`CSI ? 2026 h` … `l`), so
 /// terminals that support it draw it at once; everything else is written as it came.
 ///
-/// Rules (`docs/terminals.md`, Repainting):
+/// Rules (`docs/terminals.md#the-fades-safety-rules`):
 /// - Between frames the cursor rests right after the last character written, in the input's own
 ///   SGR state; a repaint that moves away comes back within the same frame, which is one write.
 /// - A repaint contains no LF or TAB: the tty's line discipline may let the echo of a key (`^C`)

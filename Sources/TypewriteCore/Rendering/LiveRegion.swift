@@ -6,7 +6,7 @@
 /// `^C`), the renderer asks for absolute moves (`CSI n G`) instead. Fading stops (`settle`) before
 /// the cursor reaches the last column, before a control or a sequence that moves it, and before a
 /// cluster of uncertain width, so no cell fades where it could not be found again
-/// (`docs/terminals.md`, Repainting).
+/// (`docs/terminals.md#the-fades-safety-rules`).
 struct LiveRegion: Sendable {
     struct Cell: Sendable {
         var column: Int

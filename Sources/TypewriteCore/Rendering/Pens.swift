@@ -71,7 +71,7 @@ struct PenBook: Sendable {
 }
 
 /// The colours a fade runs between and how a fading cell's pen is drawn: the colour ramp, the
-/// terminal's background and foreground, and its palette as reported (`docs/colour.md`).
+/// terminal's background and foreground, and its palette as reported (`docs/colour.md#the-fades-colours`).
 struct FadeColors: Sendable {
     private(set) var ramp: ColorRamp
     var background: RGB

@@ -383,7 +383,7 @@ public struct SessionSettings: Sendable {
         case animated(FadeConfiguration)
     }
 
-    /// `--collapse`: at most `lines` rows, then a label that expands the view (seed 001).
+    /// `--collapse`: at most `lines` rows, then a label that expands the view (`docs/design.md#collapsed-view`).
     public struct Collapse: Sendable {
         /// Rows shown while collapsed (≥ 1).
         public var lines: Int

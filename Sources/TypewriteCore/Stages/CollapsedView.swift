@@ -1,5 +1,5 @@
 /// `--collapse[=N]`: a paragraph shown in at most N rows, with a `Read more` label that expands it in
-/// place (after seed 001, ReadMoreText), brought to the terminal.
+/// place (`docs/design.md#collapsed-view`), brought to the terminal.
 ///
 /// While input streams, the first N rows (display rows, wrapped at the terminal's width) type in
 /// through a `FadeRenderer`; what comes after them is held, not drawn. When the text does not fit,
@@ -539,7 +539,7 @@ struct CollapsedView: TerminalWriter {
         if labelCells > 0 { out += Array("\u{1B}[\(labelCells)C".utf8) }
     }
 
-    /// `pen` with its foreground `opacity` of the way from the background (TERMINAL-NOTES §3).
+    /// `pen` with its foreground `opacity` of the way from the background (`docs/colour.md#the-fades-colours`).
     private func dimmed(_ pen: GraphicRendition, opacity: Double) -> GraphicRendition {
         guard opacity < 1, pen.allowsFade else { return pen }
         switch configuration.colorDepth {

@@ -1,7 +1,7 @@
 /// What the tty's line discipline writes by itself when a key sends a signal: with ECHO and ECHOCTL
 /// set (termios(3)), the key's control character shown as `^` and a letter (`^C` for SIGINT, `^\`
 /// for SIGQUIT, `^Z` for SIGTSTP), written where the cursor is when the key is pressed — before
-/// any handler runs (`docs/terminals.md`, The tty's echo).
+/// any handler runs (`docs/terminals.md#the-ttys-echo`).
 public struct KeyEcho: Sendable, Equatable {
     /// The echo's bytes, printable ASCII (`^C`).
     public var bytes: [UInt8]
