@@ -1,5 +1,6 @@
 import Testing
 @testable import TypewriteCore
+@testable import TypewriteCLI
 
 /// Drives a `CollapsedView` on a fake clock the way the session and the prompt do (a frame every
 /// 1/60 s while animating) and feeds everything it writes to a virtual terminal. Nothing sleeps.

@@ -491,7 +491,7 @@ def check_trace_exit(tw, name):
 
 
 def demo_answer():
-    """The demo answer's last line (Sources/TypewriteCore/Drivers/Demo.swift); it fits one row."""
+    """The demo answer's last line (Sources/TypewriteCLI/Demo.swift); it fits one row."""
     return b"When the tide returns, cold fresh seawater floods in, and everything opens up to feed again."
 
 

@@ -1,5 +1,5 @@
 // The terminal's answer to a colour query: what to send and how to read the reply. The query
-// itself is made by the driver's event loop (`ColorQuery` in Drivers/PollDriver.swift).
+// itself is made by the driver's event loop (`TerminalQuery` in Sources/TypewriteCLI/TerminalQuery.swift).
 
 /// The terminal's default colours, as reported to OSC 10 / OSC 11 queries (xterm ctlseqs).
 public struct TerminalColors: Equatable, Sendable {

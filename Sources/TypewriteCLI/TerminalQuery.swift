@@ -1,3 +1,5 @@
+import TypewriteCore
+
 /// Asking the terminal something while the text streams (xterm ctlseqs): its colours (`OSC 10 ; ?`,
 /// `OSC 11 ; ?`, `OSC 4 ; n ; ?`) or where the cursor is (DSR, `CSI 6 n`), then DA1 (`CSI c`) as a
 /// sentinel every terminal answers, on `/dev/tty`. The terminal is put in non-canonical mode

@@ -1,4 +1,5 @@
 import Foundation
+import TypewriteCore
 
 /// One input named on the command line, opened as a `FileHandle` and read with `poll` + `read(2)`:
 /// never blocking, never changing the descriptor's `O_NONBLOCK` flag (it lives on the open file

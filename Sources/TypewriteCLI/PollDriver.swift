@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import TypewriteCore
 
 /// Where the text comes from, in order.
 package enum InputSource: Sendable {
