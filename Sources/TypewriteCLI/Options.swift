@@ -70,39 +70,32 @@ public struct OptionSpec: Sendable {
     ]
 }
 
-/// The command line, parsed and validated.
+/// The command line, parsed and validated: the library's one settings type (`Typewriter.Settings`,
+/// which `--cps`, `--fade`, `--max-lag`, `--reduce-motion`, `--animate`, `--color`, `--format`,
+/// `--thinking`, `--markdown` and `--ambiguous-wide` fill in, and which validates their ranges), and
+/// what only the command has.
 public struct Options: Sendable, Equatable {
-    public var charactersPerSecond = 80.0
-    public var fadeWidth = 10.0
-    public var maximumLag: Seconds = PacingEngine.defaultMaximumLag
-    public var reduceMotion = false
-    public var animate = When.auto
-    public var color = When.auto
-    /// Whether --color was given (a flag beats NO_COLOR).
-    public var colorGiven = false
-    public var format = StreamFormat.raw
-    /// --thinking: what happens to a decoded stream's reasoning.
-    public var thinking = ThinkingDisplay.hide
+    /// The settings the options fill in.
+    public var settings = Typewriter.Settings()
     /// strftime format of --timestamps; nil when off.
     public var timestampFormat: String?
     /// Lines of --collapse; nil when off.
     public var collapseLines: Int?
     public var moreLabel = "Read more"
     public var lessLabel = "Show less"
-    /// --markdown: `.auto` highlights decoded model answers, `.always` raw text too (bare: always).
-    public var markdown = When.auto
 
     /// --query-colors: `.auto` asks the terminal when the fade uses colour, `.never` assumes.
     public var queryColors = When.auto
     /// Whether --query-colors was given (an option beats TYPEWRITE_QUERY_COLORS).
     public var queryColorsGiven = false
-    public var ambiguousIsWide = false
     public var demo = false
     public var completions: String?
     public var help = false
     public var version = false
     /// Inputs in order; "-" is standard input. Empty means standard input.
     public var files: [String] = []
+    /// The numbers as given on the command line, by setting, for error messages.
+    private var given: [String: String] = [:]
 
     public init() {}
 }
@@ -199,6 +192,15 @@ extension Options {
         if options.demo && !options.files.isEmpty {
             throw UsageError("--demo reads no input, but a FILE was given: '\(options.files[0])'", hint: hint)
         }
+        do {
+            try options.settings.validate()
+        } catch {
+            // The one check of the ranges is the settings' own; name the option that set it.
+            guard case .invalidSetting(let setting, let value, let expected) = error else { throw UsageError(error.description) }
+            let option = ["charactersPerSecond": "--cps", "fadeWidth": "--fade", "maximumLag": "--max-lag"][setting] ?? setting
+            throw UsageError("invalid value '\(options.given[setting] ?? value)' for \(option): expected \(expected)",
+                             hint: setting == "charactersPerSecond" ? "For no pacing at all, use --reduce-motion." : nil)
+        }
         return options
     }
 
@@ -210,27 +212,30 @@ extension Options {
         }
         switch spec.long {
         case "cps":
-            guard let n = Self.decimal(v), n.isFinite, n > 0, n <= PacingEngine.fastestSpeed else {
+            // Only the syntax here: the range is the settings' to check (`validate`).
+            guard let n = Self.decimal(v) else {
                 throw UsageError("invalid value '\(v)' for \(display): expected a number of characters per second, greater than 0 and at most 1e12",
                                  hint: "For no pacing at all, use --reduce-motion.")
             }
-            charactersPerSecond = n
+            settings.charactersPerSecond = n
+            given["charactersPerSecond"] = v
         case "fade":
-            guard let n = Self.decimal(v), n.isFinite, n >= 0, n <= 1_000_000 else {
+            guard let n = Self.decimal(v) else {
                 throw UsageError("invalid value '\(v)' for \(display): expected a number of characters from 0 to 1000000")
             }
-            fadeWidth = n
+            settings.fadeWidth = n
+            given["fadeWidth"] = v
         case "max-lag":
-            let n = ["inf", "infinity"].contains(v.lowercased()) ? Double.infinity : Self.decimal(v)
-            guard let n, !n.isNaN, n >= PacingEngine.minimumBurstDuration, n.isFinite || v.lowercased().hasPrefix("inf") else {
-                throw UsageError("invalid value '\(v)' for \(display): expected seconds, at least 0.15, or inf")
+            guard let n = ["inf", "infinity"].contains(v.lowercased()) ? Double.infinity : Self.decimal(v) else {
+                throw UsageError("invalid value '\(v)' for \(display): expected seconds, at least 0.15, or infinity")
             }
-            maximumLag = n
-        case "reduce-motion": reduceMotion = true
-        case "animate": animate = value.flatMap(When.init(rawValue:)) ?? .always
-        case "color": color = value.flatMap(When.init(rawValue:)) ?? .always; colorGiven = true
-        case "format": format = StreamFormat(rawValue: v)!
-        case "thinking": thinking = ThinkingDisplay(rawValue: v)!
+            settings.maximumLag = n
+            given["maximumLag"] = v
+        case "reduce-motion": settings.reduceMotion = true
+        case "animate": settings.animate = value.flatMap(When.init(rawValue:)) ?? .always
+        case "color": settings.color = value.flatMap(When.init(rawValue:)) ?? .always
+        case "format": settings.format = StreamFormat(rawValue: v) ?? .raw
+        case "thinking": settings.thinking = ThinkingDisplay(rawValue: v) ?? .hide
         case "timestamps":
             guard value.map({ !$0.isEmpty }) ?? true else { throw UsageError("empty FORMAT for \(display)") }
             timestampFormat = value ?? Self.defaultTimestampFormat
@@ -245,9 +250,9 @@ extension Options {
             }
         case "more-label": moreLabel = v
         case "less-label": lessLabel = v
-        case "markdown": markdown = value.flatMap(When.init(rawValue:)) ?? .always
+        case "markdown": settings.markdown = value.flatMap(When.init(rawValue:)) ?? .always
         case "query-colors": queryColors = value.flatMap(When.init(rawValue:)) ?? .auto; queryColorsGiven = true
-        case "ambiguous-wide": ambiguousIsWide = true
+        case "ambiguous-wide": settings.ambiguousIsWide = true
         case "demo": demo = true
         case "completions": completions = v
         case "help": help = true

@@ -44,26 +44,25 @@ public enum Runner {
 
         let output = System.standardOutput
         let outputIsTerminal = System.isTerminal(output)
-        let capabilities = TerminalCapabilities(options: options, environment: environment, outputIsTerminal: outputIsTerminal)
-        var settings = SessionSettings(mode: .plain, format: options.format, thinking: options.thinking,
-                                       suggestsFormat: capabilities.animates && outputIsTerminal,
-                                       timestampFormat: options.timestampFormat)
-        // Markdown only where typewrite writes escape sequences of its own (never in plain mode),
-        // and not under the timestamps' prefixes, which are not part of the answer.
-        settings.markdown = capabilities.allowsAttributes && options.timestampFormat == nil ? options.markdown : .never
+        let settings = options.settings
+        let capabilities = TerminalCapabilities(environment: environment, outputIsTerminal: outputIsTerminal, animate: settings.animate,
+                                                color: settings.color, reduceMotion: settings.reduceMotion)
+        // Recording (--animate=always to a file or pipe): assume a terminal of COLUMNS cells.
+        let geometry = outputIsTerminal
+            ? TerminalGeometry(columns: System.terminalColumns(output), rows: System.terminalRows(output),
+                               newlineReturnsCarriage: System.translatesNewline(output))
+            : TerminalGeometry(columns: environment["COLUMNS"].flatMap { Int($0) } ?? 80, rows: nil)
+        let keyboard = options.collapseLines != nil && outputIsTerminal && geometry.columns != nil && capabilities.animates
+            ? Self.keyboard(environment) : nil
+        let collapse = keyboard == nil ? nil : options.collapseLines.map {
+            SessionSettings.Collapse(lines: $0, moreLabel: options.moreLabel, lessLabel: options.lessLabel)
+        }
+        let sessionSettings = SessionSettings(settings, capabilities: capabilities, terminal: geometry, outputIsTerminal: outputIsTerminal,
+                                              timestampFormat: options.timestampFormat, collapse: collapse)
         let files = options.files.isEmpty ? ["-"] : options.files
         let readsStandardInput = !options.demo && files.contains("-")
         var setup = PollDriver.Setup(inputs: options.demo ? [.demo(DemoScript())] : files.map { .file($0) })
         if capabilities.animates {
-            // Recording (--animate=always to a file or pipe): assume a terminal of COLUMNS cells.
-            let columns = outputIsTerminal ? System.terminalColumns(output) : environment["COLUMNS"].flatMap { Int($0) } ?? 80
-            var configuration = capabilities.fadeConfiguration(
-                columns: columns, rows: outputIsTerminal ? System.terminalRows(output) : nil, newlineReturnsCarriage: outputIsTerminal ? System.translatesNewline(output) : true,
-                ambiguousIsWide: options.ambiguousIsWide)
-            configuration.charactersPerSecond = options.charactersPerSecond
-            configuration.fadeWidth = options.fadeWidth
-            configuration.maximumLag = options.maximumLag
-            settings.mode = .animated(configuration)
             // Ask the terminal for its colours whenever the fade uses them (bat, delta and neovim do),
             // unless the option or TYPEWRITE_QUERY_COLORS=never says not to; the driver asks only
             // when typewrite is in the terminal's foreground and no key is waiting.
@@ -80,18 +79,14 @@ public enum Runner {
             setup.queryColors = query != .never && outputIsTerminal && capabilities.colorDepth != .none
                 && !(System.isTerminal(System.standardInput) && readsStandardInput) && !insideScreen
             // The palette only when the text may be highlighted: always, or a decoded answer.
-            if settings.markdown == .always || (settings.markdown == .auto && (options.format != .raw || options.demo)) {
+            if sessionSettings.mayHighlightMarkdown(decodedInput: options.demo) {
                 setup.queryPalette = MarkdownAppearance.paletteIndices
             }
-            if let lines = options.collapseLines, outputIsTerminal, columns != nil, let keyboard = Self.keyboard(environment) {
-                // --collapse: N rows, Read more / Show less (elsewhere: the whole text, no prompt).
-                settings.collapse = SessionSettings.Collapse(lines: lines, moreLabel: options.moreLabel, lessLabel: options.lessLabel)
-                setup.keyboard = keyboard
-            }
+            setup.keyboard = keyboard
             setup.signals = hooks.installSignalPipe()
             setup.suspend = hooks.suspend
         }
-        var session = Session(settings: settings)
+        var session = Session(settings: sessionSettings)
         var driver = PollDriver(setup)
         let outcome = driver.run(&session)
         if let path = environment["TYPEWRITE_MARKDOWN_STATS"], !path.isEmpty, let stats = session.markdownStatistics {
@@ -133,13 +128,5 @@ public enum Runner {
             System.printError(TypewriteError.outputFailed(error).line)
             return .exit(1)
         }
-    }
-}
-
-extension TerminalCapabilities {
-    /// The capabilities for a command line: its flags beat the environment.
-    public init(options: Options, environment: [String: String], outputIsTerminal: Bool) {
-        self.init(environment: environment, outputIsTerminal: outputIsTerminal, animate: options.animate,
-                  color: options.color, reduceMotion: options.reduceMotion)
     }
 }

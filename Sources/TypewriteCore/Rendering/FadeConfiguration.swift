@@ -27,11 +27,11 @@ public struct FadeConfiguration: Sendable {
     /// will have scrolled off the top before the front reaches it is written at once, settled:
     /// only the last screenful animates.
     public var rows: Int?
-    /// Memory held for input not yet shown above which the oldest of it is written at once,
-    /// settled, until half of it is left, in bytes (see `FadeRenderer.pendingBytes`); nil = never.
-    /// Ignored when `maximumLag` is infinite (a strict typewriter waits instead). Default 16 MiB,
-    /// under the point where the reader stops reading, so that a flood never makes the producer wait.
-    public var memoryLimit: Int? = 16 << 20
+    /// The memory budget the renderer's caps derive from: above `settleAbove` held (see
+    /// `FadeRenderer.pendingBytes`) the oldest text is written at once, settled, until half of it
+    /// is left (ignored when `maximumLag` is infinite: a strict typewriter waits instead); a frame
+    /// writes at most `frameBytes`; the markdown layer holds at most `openMarkdownText`.
+    package var memoryBudget = MemoryBudget.standard
     /// Whether the text is markdown to highlight from its first byte (`MarkdownAppearance`); a
     /// renderer can also start later, with `startMarkdown()`.
     public var highlightsMarkdown = false

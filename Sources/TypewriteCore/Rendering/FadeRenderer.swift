@@ -26,7 +26,7 @@ public struct FadeRenderer: Sendable {
     private var pens = PenBook()
     private var live = LiveRegion()
     private var row = RowRecord()
-    private var framing = FramePolicy()
+    private var framing: FramePolicy
     private var ahead: WriteAhead
     private var markdown: MarkdownPainter
     /// What the terminal does with what is written: cursor, pending wrap, modes, the input's pen
@@ -68,9 +68,13 @@ public struct FadeRenderer: Sendable {
                                               ambiguousIsUncertain: configuration.ambiguousIsUncertain))
         colors = FadeColors(configuration)
         model = TerminalModel(columns: Self.valid(configuration.columns), newlineReturnsCarriage: configuration.newlineReturnsCarriage)
+        let budget = configuration.memoryBudget
         ahead = WriteAhead(maximumLag: configuration.maximumLag, frameAllowance: Self.frameAllowance,
-                           memoryLimit: configuration.memoryLimit, rows: Self.valid(configuration.rows))
-        markdown = MarkdownPainter(colors: configuration.markdownUsesColor && configuration.colorDepth != .none)
+                           memoryLimit: budget.settleAbove,
+                           rows: Self.valid(configuration.rows))
+        framing = FramePolicy(byteLimit: budget.frameBytes)
+        markdown = MarkdownPainter(colors: configuration.markdownUsesColor && configuration.colorDepth != .none,
+                                   openTextLimit: budget.openMarkdownText)
         if configuration.highlightsMarkdown { startMarkdown() }
     }
 
@@ -161,12 +165,23 @@ public struct FadeRenderer: Sendable {
     /// rest no later than it would have; after rows written ahead, the last screenful takes
     /// `lastScreenfulDuration` at most.
     public mutating func frame(at time: Seconds, into out: inout [UInt8]) {
+        frame(at: time, relievingMemory: false, into: &out)
+    }
+
+    /// Writes a frame now that takes the oldest text past the memory limit at once, settled, even
+    /// with an infinite maximum lag: for a writer that cannot be made to wait (a library host's
+    /// synchronous writes). At most one frame's worth of bytes.
+    public mutating func relieveMemory(at time: Seconds, into out: inout [UInt8]) {
+        frame(at: time, relievingMemory: true, into: &out)
+    }
+
+    private mutating func frame(at time: Seconds, relievingMemory: Bool, into out: inout [UInt8]) {
         // Waiting for the cursor's place after a resize: nothing is written until it is known.
         guard relocation == nil else { return }
         var settledUpTo = 0
-        if ahead.isOn {
+        if ahead.lagIsBounded || relievingMemory {
             let due = max(ahead.dueClusters(at: time), ahead.clustersOverMemoryLimit(stream, pending: pendingBytes, written: revealed))
-            let unseen = ahead.clustersScrolledOff(stream, columns: model.columns, received: pacing.received)
+            let unseen = ahead.lagIsBounded ? ahead.clustersScrolledOff(stream, columns: model.columns, received: pacing.received) : 0
             settledUpTo = max(due, unseen)
             if Double(settledUpTo) > pacing.front(at: time) {
                 pacing.skip(to: Double(settledUpTo), at: time, within: unseen >= due ? Self.lastScreenfulDuration : .infinity)
@@ -393,7 +408,7 @@ public struct FadeRenderer: Sendable {
                 joinerBoundary = nil  // printable ASCII: the ZWJ joins nothing (tmux drops it)
                 guard revealed < target else { break loop }
                 if revealed + n <= settledEdge
-                    && writeSettledLines(upTo: settledEdge, byteLimit: FramePolicy.byteLimit - (out.count - framing.start), into: &out) {
+                    && writeSettledLines(upTo: settledEdge, byteLimit: framing.byteLimit - (out.count - framing.start), into: &out) {
                     continue
                 }
                 let k = min(n, target - revealed)

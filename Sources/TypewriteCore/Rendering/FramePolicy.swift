@@ -12,8 +12,8 @@
 ///   first, so they are written as `cat` writes them.
 struct FramePolicy: Sendable {
     /// Most bytes one frame writes before it leaves the rest to the next frame (16 ms later), so a
-    /// huge burst never needs one huge buffer.
-    static let byteLimit = 4 << 20
+    /// huge burst never needs one huge buffer (`MemoryBudget.frameBytes`).
+    let byteLimit: Int
 
     /// Where the frame being built starts in its output.
     private(set) var start = 0
@@ -30,7 +30,7 @@ struct FramePolicy: Sendable {
     }
 
     /// Whether the frame has reached its byte limit at `position`.
-    func isFull(at position: Int) -> Bool { position - start > Self.byteLimit }
+    func isFull(at position: Int) -> Bool { position - start > byteLimit }
 
     /// Closes the frame's synchronized update here, when it moved the cursor: what follows is
     /// written as it came.

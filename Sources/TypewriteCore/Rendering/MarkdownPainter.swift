@@ -12,8 +12,9 @@ struct MarkdownPainter: Sendable {
     private var returnedCarriage = false
 
     /// - Parameter colors: whether looks may use colours (false under `NO_COLOR`: attributes only).
-    init(colors: Bool) {
-        layer = MarkdownLayer(colors: colors)
+    /// - Parameter openTextLimit: longest open text the highlighter holds (`MemoryBudget.openMarkdownText`).
+    init(colors: Bool, openTextLimit: Int) {
+        layer = MarkdownLayer(colors: colors, openTextLimit: openTextLimit)
     }
 
     /// Highlights the text from input offset `offset` on; rows are counted from the cursor's.

@@ -24,6 +24,8 @@ protocol TerminalWriter: Sendable {
     mutating func endInput(at time: Seconds)
     /// Writes the frame due at `time`.
     mutating func frame(at time: Seconds, into out: inout [UInt8])
+    /// Writes the oldest text at once, settled, down to the flood limit (`FadeRenderer.relieveMemory`).
+    mutating func relieveMemory(at time: Seconds, into out: inout [UInt8])
     /// Everything received, settled, for a signal that ends the run (`FadeRenderer.interrupt`).
     mutating func interrupt(echo: KeyEcho?, into out: inout [UInt8])
     /// Settles and resets the pen before the job stops (`FadeRenderer.suspend`).

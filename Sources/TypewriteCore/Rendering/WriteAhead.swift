@@ -28,15 +28,16 @@ struct WriteAhead: Sendable {
     ///   - frameAllowance: one frame period, in seconds.
     init(maximumLag: Seconds, frameAllowance: Seconds, memoryLimit: Int?, rows: Int?) {
         deadline = maximumLag - frameAllowance
-        self.memoryLimit = maximumLag.isFinite ? memoryLimit : nil
+        self.memoryLimit = memoryLimit
         self.rows = rows
     }
 
-    var isOn: Bool { deadline.isFinite }
+    /// Whether bursts have a deadline (and rows about to scroll off unseen are written ahead).
+    var lagIsBounded: Bool { deadline.isFinite }
 
     /// A burst ended with cluster number `clusters` (counted from the first), arriving at `time`.
     mutating func noteArrival(clusters: Int, added: Int, at time: Seconds) {
-        guard added > 0, isOn else { return }
+        guard added > 0, lagIsBounded else { return }
         arrivals.append((clusters, time))
     }
 

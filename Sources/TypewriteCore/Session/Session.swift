@@ -11,13 +11,10 @@
 public struct Session {
     /// Time between frames, in seconds: at most 60 frames per second.
     public static let framePeriod: Seconds = 1.0 / 60
-    /// Reading pauses while more than this many input bytes wait to be shown (16 MiB).
-    public static let pendingLimit = 16 * 1024 * 1024
-    /// Reading also pauses while the memory held for them (bytes and tokens) is above this, in
-    /// bytes: a flood of short lines costs far more in tokens than in bytes. Sized so that a
-    /// 10 MiB burst of prose is taken in at once while the peak RSS stays under 64 MiB
-    /// (`Scripts/bench.sh`).
-    public static let memoryLimit = 22 * 1024 * 1024
+    /// What the session may hold for text not yet shown: reading pauses above
+    /// `MemoryBudget.heldText` (the bytes and the tokens that describe them: a flood of short
+    /// lines costs far more in tokens than in bytes).
+    package let memoryBudget: MemoryBudget
 
     private var pipeline: InputPipeline
     /// The fade renderer or the collapsed view; nil in plain mode.
@@ -44,13 +41,15 @@ public struct Session {
         let timestamps = settings.timestampFormat.map { TimestampStage(format: $0, dimmed: styles) }
         let pipeline = InputPipeline(format: settings.format, timestamps: timestamps, thinking: settings.thinking,
                                      mayStyle: styles, suggestsFormat: settings.suggestsFormat)
-        self.init(mode: settings.mode, pipeline: pipeline, collapse: settings.collapse)
+        self.init(mode: settings.mode, pipeline: pipeline, collapse: settings.collapse, budget: settings.memoryBudget)
         markdown = settings.markdown
         if markdown == .always { writer?.startMarkdown() }
     }
 
-    init(mode: SessionSettings.Mode, pipeline: InputPipeline, collapse: SessionSettings.Collapse? = nil) {
+    init(mode: SessionSettings.Mode, pipeline: InputPipeline, collapse: SessionSettings.Collapse? = nil,
+         budget: MemoryBudget = .standard) {
         self.pipeline = pipeline
+        memoryBudget = budget
         switch mode {
         case .plain:
             writer = nil
@@ -58,7 +57,7 @@ public struct Session {
             if let collapse, configuration.columns != nil {
                 writer = CollapsedView(configuration: configuration, visibleRows: collapse.lines,
                                        moreLabel: collapse.moreLabel, lessLabel: collapse.lessLabel,
-                                       holdingLimit: collapse.holdingLimit)
+                                       holdingLimit: budget.collapsedText)
             } else {
                 writer = FadeRenderer(configuration: configuration)
             }
@@ -79,15 +78,27 @@ public struct Session {
     public var wantsInput: Bool {
         guard !inputEnded, waiting.isEmpty else { return false }
         guard let writer else { return true }
-        return writer.pendingInputBytes <= Self.pendingLimit && writer.pendingBytes <= Self.memoryLimit
+        return writer.pendingBytes <= memoryBudget.heldText
+    }
+
+    /// Memory held for text received and not yet shown, in bytes (the input bytes and the tokens
+    /// that describe them); 0 in plain mode.
+    package var heldBytes: Int { writer?.pendingBytes ?? 0 }
+
+    /// Writes the oldest text held at once, settled, until what is held is within half the
+    /// renderer's flood limit or one frame's worth of bytes is written (the flood rule, applied
+    /// now and whatever the maximum lag): for a writer that cannot be made to wait.
+    package mutating func relieveMemory(at time: Seconds, into out: inout SessionOutput) {
+        lastTime = max(lastTime, time)
+        writer?.relieveMemory(at: time, into: &out.bytes)
+        settleDiagnostics(into: &out)
     }
 
     /// How many bytes the next read should take at most, in bytes (≤ `limit`, ≥ 4096): what fits
     /// in the memory left below the limits, at the last burst's cost per byte.
     public func readSize(limit: Int) -> Int {
         guard let writer else { return limit }
-        let room = min(Double(Self.pendingLimit - writer.pendingInputBytes),
-                       Double(Self.memoryLimit - writer.pendingBytes) / writer.bytesOfMemoryPerInputByte)
+        let room = Double(memoryBudget.heldText - writer.pendingBytes) / writer.bytesOfMemoryPerInputByte
         return min(limit, max(4096, Int(room)))
     }
 
@@ -354,110 +365,5 @@ public struct Session {
     /// repainted; nil when markdown highlighting did not run.
     public var markdownStatistics: (characters: Int, restyledCells: Int, restyledOffScreen: Int)? {
         writer?.markdownStatistics
-    }
-}
-
-/// The signals the session reacts to (POSIX names in the comments).
-public enum SessionSignal: Equatable, Sendable {
-    /// SIGINT (Ctrl-C).
-    case interrupt
-    /// SIGTERM.
-    case terminate
-    /// SIGQUIT (Ctrl-\).
-    case quit
-    /// SIGHUP: the terminal is gone.
-    case hangUp
-    /// SIGTSTP (Ctrl-Z).
-    case suspend
-    /// SIGCONT.
-    case resume
-}
-
-/// How a session is set up, decided once at start.
-public struct SessionSettings: Sendable {
-    /// Plain or animated.
-    public enum Mode: Sendable {
-        /// Bytes out = bytes in (or the decoded text), as each read returns; nothing added.
-        case plain
-        /// Paced and faded with these settings.
-        case animated(FadeConfiguration)
-    }
-
-    /// `--collapse`: at most `lines` rows, then a label that expands the view (`docs/design.md#collapsed-view`).
-    public struct Collapse: Sendable {
-        /// Rows shown while collapsed (≥ 1).
-        public var lines: Int
-        public var moreLabel: String
-        public var lessLabel: String
-        /// Bytes held at most before the view expands by itself.
-        public var holdingLimit: Int
-
-        public init(lines: Int, moreLabel: String = "Read more", lessLabel: String = "Show less",
-                    holdingLimit: Int = 16 * 1024 * 1024) {
-            self.lines = max(1, lines)
-            self.moreLabel = moreLabel
-            self.lessLabel = lessLabel
-            self.holdingLimit = holdingLimit
-        }
-    }
-
-    public var mode: Mode
-    /// How the input bytes are read: raw text, or a model's wire stream to decode.
-    public var format: StreamFormat
-    /// What a decoded stream's reasoning does: hidden, shown dimmed before the answer, or shown.
-    public var thinking: ThinkingDisplay
-    /// Raw input only: say once at the end which `--format` would decode it, when it is plainly
-    /// a model stream (meant for a terminal, where nobody parses the output).
-    public var suggestsFormat: Bool
-    /// strftime(3) format of per-line timestamps; nil for none.
-    public var timestampFormat: String?
-    /// When text is highlighted as markdown (animated mode only): `.auto` when it is a decoded
-    /// model answer (any format but raw, the demo's answer), `.always` raw text too.
-    public var markdown: When = .auto
-    /// The collapsed view, on a terminal only; nil for none.
-    public var collapse: Collapse?
-
-    public init(mode: Mode, format: StreamFormat = .raw, thinking: ThinkingDisplay = .hide, suggestsFormat: Bool = false,
-                timestampFormat: String? = nil, collapse: Collapse? = nil) {
-        self.mode = mode
-        self.format = format
-        self.thinking = thinking
-        self.suggestsFormat = suggestsFormat
-        self.timestampFormat = timestampFormat
-        self.collapse = collapse
-    }
-}
-
-/// What a session call writes: terminal bytes, with diagnostics at their places among them (a
-/// diagnostic goes to standard error after the bytes before it and before the bytes after it).
-public struct SessionOutput: Sendable {
-    /// Bytes for the terminal (standard output), in order.
-    public var bytes: [UInt8] = []
-    /// Diagnostics, each with the count of `bytes` written before it.
-    public private(set) var diagnostics: [(offset: Int, error: TypewriteError)] = []
-
-    public init() {}
-
-    /// Adds a diagnostic after the bytes so far.
-    public mutating func report(_ error: TypewriteError) { diagnostics.append((bytes.count, error)) }
-
-    /// Whether there is nothing to write.
-    public var isEmpty: Bool { bytes.isEmpty && diagnostics.isEmpty }
-
-    /// Empties it for reuse.
-    public mutating func removeAll() {
-        bytes.removeAll(keepingCapacity: true)
-        diagnostics.removeAll()
-    }
-
-    /// Visits the output in order: runs of terminal bytes and the diagnostics between them.
-    public func visit(terminal: (ArraySlice<UInt8>) throws -> Void, diagnostic: (TypewriteError) -> Void) rethrows {
-        var start = 0
-        for (offset, error) in diagnostics {
-            if offset > start { try terminal(bytes[start..<offset]) }
-            start = offset
-            diagnostic(error)
-        }
-        if start < bytes.count { try terminal(bytes[start...]) }
     }
 }

@@ -246,6 +246,12 @@ struct CollapsedView: TerminalWriter {
 
     mutating func settleNow(into out: inout [UInt8]) { renderer.settleNow(into: &out) }
 
+    mutating func relieveMemory(at time: Seconds, into out: inout [UInt8]) {
+        // Held text beyond the rows: the view expands by itself past its limit; the renderer's
+        // own text is relieved as for the fade.
+        renderer.relieveMemory(at: time, into: &out)
+    }
+
     var wantsCursorReport: Bool { renderer.wantsCursorReport }
     mutating func cursorReport(column: Int?, into out: inout [UInt8]) { renderer.cursorReport(column: column, into: &out) }
 
