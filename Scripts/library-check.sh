@@ -11,7 +11,14 @@
 #      (ptyscreen.py lag --prefix);
 #   2. snapshots 0.4 s apart in a pty settle to cat of the last snapshot when they grow, when the
 #      end of the row is replaced, and when a row above the cursor is replaced; through a pipe,
-#      growing snapshots give exactly the last one.
+#      growing snapshots give exactly the last one;
+#   3. the library's contracts (Scripts/library-contract/main.swift, in a third fresh package on the
+#      same dependency line): cancel() ends stream(_:) within 1 s for an endless source (a chunk every
+#      10 ms) and a silent one (one chunk, then nothing); stream(_:) with maximumLag = .infinity from a
+#      source that always has 64 KiB ready holds at most 64 MiB after 5 s; 200 MiB through write(_:)
+#      with default settings on a terminal output peaks at most 64 MiB and settles within 60 s;
+#   4. FadeRenderer, Session, SessionOutput, Tokenizer, TokenQueue and ByteStore are not visible to
+#      a client (Scripts/library-contract/hidden.swift.txt does not compile, naming each).
 # Needs git, swift, and python3 with pyte and wcwidth (pip install pyte wcwidth). Takes a few
 # minutes (two release builds). Exits 1 when a check fails, 2 when something it needs is missing.
 set -uo pipefail
@@ -39,10 +46,13 @@ products = re.findall(r"\.product\(name: \"TypewriteCore\", package: \"([^\"]+)\
 if products != ["typewrite"]:
     sys.exit("library-check.sh: the README should name the product as .product(name: \"TypewriteCore\", package: \"typewrite\")")
 programs = [b for b in re.findall(r"```swift\n(.*?)```", section, re.S) if "Typewriter(" in b]
-if len(programs) != 2:
+if len(programs) < 2:
     sys.exit("library-check.sh: the README should have two programs that make a Typewriter")
+programs = programs[:2]
 print("dependency: " + deps[0])
-for name, source in zip(["deltas", "snapshots"], programs):
+here = os.path.dirname(readme) + "/Scripts/library-contract"
+programs.append(open(here + "/main.swift").read())
+for name, source in zip(["deltas", "snapshots", "contract"], programs):
     os.makedirs(f"{root}/{name}/Sources/{name}")
     open(f"{root}/{name}/Sources/{name}/main.swift", "w").write(source)
     open(f"{root}/{name}/Package.swift", "w").write(
@@ -66,7 +76,7 @@ for name, snapshots in cases.items():
         for line in lines.splitlines(keepends=True):
             f.write(json.dumps({"delay_ms": 400, "hex": line.encode().hex()}) + "\n")
 PY
-for p in deltas snapshots; do
+for p in deltas snapshots contract; do
     (cd "$root/$p" && swift build -c release > build.log 2>&1) ||
         { tail -20 "$root/$p/build.log" >&2; echo "FAIL - $p does not build with the README's dependency line (log: $root/$p/build.log)"; exit 1; }
     echo "ok   - $p builds with the README's dependency line"
@@ -90,5 +100,21 @@ for c in grow rowend above; do
     holds "$root/$c.json" 'd["screen_identical"]'; report $? "snapshots ($c) 0.4 s apart in a pty settle to cat of the last one"
 done
 "$S" < "$root/grow.lines" | cmp -s - "$root/grow.ref"; report $? "snapshots (grow) through a pipe: exactly the last one"
+C=$root/contract/.build/release/contract
+"$C" cancel-endless > "$root/c1.json"; holds "$root/c1.json" 'd["returned_after_s"] < 1'
+report $? "contract: cancel() ends stream(_:) within 1 s for an endless source ($(cat "$root/c1.json"))"
+"$C" cancel-silent > "$root/c2.json"; holds "$root/c2.json" 'd["returned_after_s"] < 1'
+report $? "contract: cancel() ends stream(_:) within 1 s for a silent source ($(cat "$root/c2.json"))"
+"$C" strict-stream > "$root/c3.json"; holds "$root/c3.json" 'd["peak_rss_mib"] <= 64'
+report $? "contract: strict pacing from a source always ready holds at most 64 MiB after 5 s ($(cat "$root/c3.json"))"
+"$C" write-flood > "$root/c4.json"; holds "$root/c4.json" 'd["peak_rss_mib"] <= 64 and d["settled_after_s"] <= 60'
+report $? "contract: 200 MiB through write(_:) peaks at most 64 MiB and settles within 60 s ($(cat "$root/c4.json"))"
+cp "$repo/Scripts/library-contract/hidden.swift.txt" "$root/contract/Sources/contract/hidden.swift"
+(cd "$root/contract" && swift build -c release > hidden.log 2>&1)
+missing=0
+for t in FadeRenderer Session SessionOutput Tokenizer TokenQueue ByteStore; do
+    grep -q "cannot find '$t' in scope" "$root/contract/hidden.log" || missing=1
+done
+report $missing "contract: FadeRenderer, Session, SessionOutput, Tokenizer, TokenQueue, ByteStore are not visible to a client"
 echo "work files in $root"
 exit $failed

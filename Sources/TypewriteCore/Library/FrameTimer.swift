@@ -23,8 +23,10 @@ public final class DispatchFrameTimer: FrameTimer, @unchecked Sendable {
 
     public init() {}
 
+    /// Now, from `DispatchTime.now()` (the monotonic clock), in seconds.
     public func now() -> Seconds { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
+    /// Calls `action` on the timer's own serial queue at `deadline`, replacing any call scheduled before.
     public func schedule(at deadline: Seconds, _ action: @escaping @Sendable () -> Void) {
         queue.async {
             self.generation += 1
@@ -37,6 +39,7 @@ public final class DispatchFrameTimer: FrameTimer, @unchecked Sendable {
         }
     }
 
+    /// Drops the call scheduled, if any.
     public func cancel() {
         queue.async { self.generation += 1 }
     }

@@ -114,12 +114,16 @@ public final class Typewriter: @unchecked Sendable {
     /// sequence); with `Settings.format` other than `.raw`, they are a wire stream to decode. As
     /// `write(_:)`.
     public func write(bytes: some Sequence<UInt8>) {
-        let bytes = Array(bytes)
+        receive(Array(bytes), relieving: true)
+    }
+
+    /// Takes `bytes`; with `relieving`, past the budget the oldest text is written at once,
+    /// settled (the flood rule), frame by frame.
+    private func receive(_ bytes: [UInt8], relieving: Bool) {
         update { out in
             guard !cancelled else { return }
             session.receive(bytes, at: timer.now(), into: &out)
-            // Past the budget: the oldest text at once, settled (the flood rule), frame by frame.
-            while session.heldBytes > budget.heldText, failure == nil {
+            while relieving, session.heldBytes > budget.heldText, failure == nil {
                 let before = session.heldBytes
                 session.relieveMemory(at: timer.now(), into: &out)
                 if session.heldBytes >= before { break }
@@ -134,7 +138,7 @@ public final class Typewriter: @unchecked Sendable {
     /// synchronous `write(_:)` in async code stays synchronous.)
     public func write(waitingForRoom text: some StringProtocol) async {
         await waitForRoom()
-        write(bytes: text.utf8)
+        receive(Array(text.utf8), relieving: false)
     }
 
     // MARK: Snapshots
@@ -211,7 +215,7 @@ public final class Typewriter: @unchecked Sendable {
                     try Task.checkCancellation()
                     if self.isCancelled { break }
                     switch kind {
-                    case .deltas: self.write(text(chunk))
+                    case .deltas: self.receive(Array(text(chunk).utf8), relieving: false)
                     case .snapshots: self.show(snapshot: text(chunk))
                     }
                 }

@@ -83,11 +83,13 @@ public struct MarkdownStyle: Hashable, Sendable, CustomStringConvertible {
     public static let plain = MarkdownStyle()
 
     // Compared field by field on raw values: a renderer compares one per character.
+    /// Equal when every part is.
     public static func == (a: MarkdownStyle, b: MarkdownStyle) -> Bool {
         a.headingLevel == b.headingLevel && a.isCodeBlock == b.isCodeBlock
             && a.inline.rawValue == b.inline.rawValue && a.marker.rawValue == b.marker.rawValue
     }
 
+    /// Hashes the four parts as one word.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(UInt32(headingLevel) | UInt32(isCodeBlock ? 1 : 0) << 8 | UInt32(inline.rawValue) << 16
                        | UInt32(marker.rawValue) << 24)

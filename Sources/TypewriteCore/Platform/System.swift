@@ -12,6 +12,7 @@ import Darwin
 public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The `errno` value.
     public var code: Int32
+    /// The error for `errno` value `code`.
     public init(_ code: Int32) { self.code = code }
     static var current: SystemError { SystemError(errno) }
     package static let brokenPipe = SystemError(EPIPE)

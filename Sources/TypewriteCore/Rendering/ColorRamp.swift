@@ -1,5 +1,5 @@
 /// How many colours the fade may use (`docs/colour.md#colour-depth`).
-public enum ColorDepth: String, Sendable, CaseIterable {
+package enum ColorDepth: String, Sendable, CaseIterable {
     /// No escape sequences from typewrite at all: text is paced, never repainted.
     case none
     /// The 16 theme colours: the fade is SGR 2 (faint), then normal.

@@ -18,9 +18,9 @@
 ///
 /// Time is passed in by the caller (seconds on a monotonic clock); output is appended to a buffer
 /// the caller writes with one `write(2)` per frame.
-public struct FadeRenderer: Sendable {
-    public private(set) var configuration: FadeConfiguration
-    public private(set) var pacing: PacingEngine
+package struct FadeRenderer: Sendable {
+    package private(set) var configuration: FadeConfiguration
+    package private(set) var pacing: PacingEngine
     private var stream: TokenStream
     private var colors: FadeColors
     private var pens = PenBook()
@@ -42,7 +42,7 @@ public struct FadeRenderer: Sendable {
     private var restylesMayMove = true
 
     /// Whether the input left an OSC 8 hyperlink open.
-    public var hyperlinkOpen: Bool { model.hyperlinkOpen }
+    package var hyperlinkOpen: Bool { model.hyperlinkOpen }
 
     /// Widest terminal typewrite models, in cells; a wider (or absurd) width counts as unknown.
     static let maximumColumns = 10_000
@@ -50,12 +50,12 @@ public struct FadeRenderer: Sendable {
     /// Longest the last screenful takes to type in after the rows above it were written at once,
     /// in seconds: long enough to be seen fading (30 frames), short enough that a flood ends soon
     /// after its input does, however often it is read.
-    public static let lastScreenfulDuration: Seconds = 0.5
+    package static let lastScreenfulDuration: Seconds = 0.5
 
     /// One frame period at 60 frames per second, in seconds.
-    public static let frameAllowance: Seconds = 1.0 / 60
+    package static let frameAllowance: Seconds = 1.0 / 60
 
-    public init(configuration: FadeConfiguration) {
+    package init(configuration: FadeConfiguration) {
         self.configuration = configuration
         // Bursts end one frame early, so that the frame showing the last of them settled still
         // comes within the maximum lag of its arrival.
@@ -85,30 +85,30 @@ public struct FadeRenderer: Sendable {
     /// Highlights the text from here on as markdown (CommonMark 0.31.2 + GFM, `MarkdownHighlighter`):
     /// every character keeps its cell, and default-coloured text takes the look of its role
     /// (`MarkdownAppearance`), fading toward it. Restyles repaint cells still on the screen.
-    public mutating func startMarkdown() {
+    package mutating func startMarkdown() {
         markdown.start(at: stream.tokenizedEnd, model: &model)
     }
 
     /// The text from here on is a markdown document of its own (a model's reasoning before its
     /// answer): what the one before left open ends here.
-    public mutating func startMarkdownDocument() {
+    package mutating func startMarkdownDocument() {
         markdown.startDocument(stream)
     }
 
     /// The text from here on continues `context` instead of what was received before it (a
     /// snapshot rewrote its tail): the highlighter starts again, reading `context` first. The
     /// next `skipping` bytes received (the moves back to the change) are not fed to it.
-    public mutating func restartMarkdownDocument(after context: some Collection<UInt8>, skipping: Int = 0) {
+    package mutating func restartMarkdownDocument(after context: some Collection<UInt8>, skipping: Int = 0) {
         markdown.restartDocument(after: context, skipping: skipping, stream)
     }
 
     /// Whether markdown highlighting is on.
-    public var highlightsMarkdown: Bool { markdown.isOn }
+    package var highlightsMarkdown: Bool { markdown.isOn }
 
     /// For the benchmark: clusters written, clusters repainted in a new look, and restyled bytes
     /// that could not be repainted (scrolled off, or where their place was not certain); nil
     /// when markdown highlighting is off.
-    public var markdownStatistics: (characters: Int, restyledCells: Int, restyledOffScreen: Int)? {
+    package var markdownStatistics: (characters: Int, restyledCells: Int, restyledOffScreen: Int)? {
         guard markdown.isOn else { return nil }
         let s = markdown.statistics
         return (pacing.received, s.restyledCells, s.restyledOffScreen)
@@ -117,7 +117,7 @@ public struct FadeRenderer: Sendable {
     // MARK: Input side
 
     /// Takes bytes as read (any split) that arrived at `time`.
-    public mutating func receive(_ bytes: some Collection<UInt8>, at time: Seconds) {
+    package mutating func receive(_ bytes: some Collection<UInt8>, at time: Seconds) {
         let tokensBefore = stream.storedTokenBytes
         let clusters = stream.append(bytes)
         markdown.feed(stream)
@@ -129,7 +129,7 @@ public struct FadeRenderer: Sendable {
     }
 
     /// End of input at `time`: anything held back (an incomplete sequence) passes through verbatim.
-    public mutating func endInput(at time: Seconds) {
+    package mutating func endInput(at time: Seconds) {
         let clusters = stream.finish()
         markdown.feed(stream)
         markdown.finish()
@@ -141,20 +141,20 @@ public struct FadeRenderer: Sendable {
     /// Memory held for input not yet written, in bytes: the input bytes and the tokens that
     /// describe them, counted twice for the slack of a growing array (a flood of short lines
     /// costs more in tokens than in bytes). Reading pauses on it.
-    public var pendingBytes: Int { pendingInputBytes + 2 * stream.storedTokenBytes }
+    package var pendingBytes: Int { pendingInputBytes + 2 * stream.storedTokenBytes }
 
     /// Input bytes received and not yet written.
-    public var pendingInputBytes: Int { stream.pendingBytes }
+    package var pendingInputBytes: Int { stream.pendingBytes }
 
     /// Memory one input byte cost in the last burst, in bytes (1 for long lines of text, up to
     /// about 40 for a flood of 3-byte lines): the reader sizes its next burst with it.
-    public private(set) var bytesOfMemoryPerInputByte = 1.0
+    package private(set) var bytesOfMemoryPerInputByte = 1.0
 
     /// Whether frames are still needed: clusters waiting or cells fading.
-    public var isAnimating: Bool { !stream.isEmpty || live.isFading || markdown.hasRestyles }
+    package var isAnimating: Bool { !stream.isEmpty || live.isFading || markdown.hasRestyles }
 
     /// Whether input has ended and everything has been written and settled.
-    public var isFinished: Bool { inputEnded && !isAnimating }
+    package var isFinished: Bool { inputEnded && !isAnimating }
 
     // MARK: Frames
 
@@ -164,14 +164,14 @@ public struct FadeRenderer: Sendable {
     /// show nothing or break the bound (`WriteAhead`). The front carries on from there, reaching the
     /// rest no later than it would have; after rows written ahead, the last screenful takes
     /// `lastScreenfulDuration` at most.
-    public mutating func frame(at time: Seconds, into out: inout [UInt8]) {
+    package mutating func frame(at time: Seconds, into out: inout [UInt8]) {
         frame(at: time, relievingMemory: false, into: &out)
     }
 
     /// Writes a frame now that takes the oldest text past the memory limit at once, settled, even
     /// with an infinite maximum lag: for a writer that cannot be made to wait (a library host's
     /// synchronous writes). At most one frame's worth of bytes.
-    public mutating func relieveMemory(at time: Seconds, into out: inout [UInt8]) {
+    package mutating func relieveMemory(at time: Seconds, into out: inout [UInt8]) {
         frame(at: time, relievingMemory: true, into: &out)
     }
 
@@ -193,7 +193,7 @@ public struct FadeRenderer: Sendable {
     /// Writes everything received so far at once, settled, and restores the input's own SGR state,
     /// without moving away from where the text ends: for a library host that settles before it
     /// moves the cursor itself. Later text is paced from here.
-    public mutating func settleNow(into out: inout [UInt8]) {
+    package mutating func settleNow(into out: inout [UInt8]) {
         render(front: .infinity, finishing: true, settledUpTo: 0, into: &out)
         pacing.settleNow()
     }
@@ -206,7 +206,7 @@ public struct FadeRenderer: Sendable {
     /// anchor is found again first (`LiveRegion.reanchor`): the echo is erased, the text follows
     /// on, and the echo is written after it, where `cat` would have shown it.
     /// - Parameter echo: what the tty echoed, or would have where its echo was off; nil for none.
-    public mutating func interrupt(echo: KeyEcho?, into out: inout [UInt8]) {
+    package mutating func interrupt(echo: KeyEcho?, into out: inout [UInt8]) {
         framing.begin(at: out.count)
         var moves = LiveRegion.Moves.relative
         if let echo, echo.landed, !reanchor(afterEcho: echo, into: &out) {
@@ -232,7 +232,7 @@ public struct FadeRenderer: Sendable {
     /// text not yet shown for after the job continues (`resumed`). Where the tty echoed the key
     /// (`^Z`) at the cursor, the row is mended as for `interrupt`, and the echo is written where
     /// the text ends, as with `cat`.
-    public mutating func suspend(echo: KeyEcho?, into out: inout [UInt8]) {
+    package mutating func suspend(echo: KeyEcho?, into out: inout [UInt8]) {
         framing.begin(at: out.count)
         var moves = LiveRegion.Moves.relative
         if let echo, echo.landed, !reanchor(afterEcho: echo, into: &out) {
@@ -251,7 +251,7 @@ public struct FadeRenderer: Sendable {
 
     /// The job continues after `suspend`: the cursor is wherever the shell left it, so the text
     /// goes on there, settled, until a line feed or a carriage return makes the column certain.
-    public mutating func resumed(into out: inout [UInt8]) { forgetCursor(into: &out) }
+    package mutating func resumed(into out: inout [UInt8]) { forgetCursor(into: &out) }
 
     /// Finds the anchor again after the tty's `echo` (`LiveRegion.reanchor`).
     private mutating func reanchor(afterEcho echo: KeyEcho, into out: inout [UInt8]) -> Bool {
@@ -268,7 +268,7 @@ public struct FadeRenderer: Sendable {
     /// that does not (xterm) kept them where they were: the renderer waits, writing nothing, for
     /// the cursor's column (`cursorReport`), which tells the two apart
     /// (`docs/terminals.md#resize-and-reflow`).
-    public mutating func resize(columns newColumns: Int?, rows newRows: Int?, into out: inout [UInt8]) {
+    package mutating func resize(columns newColumns: Int?, rows newRows: Int?, into out: inout [UInt8]) {
         ahead.rows = Self.valid(newRows)
         let valid = Self.valid(newColumns)
         if relocation == nil, let c = model.column, let old = model.columns, let new = valid, !model.rowWrapped, !model.pendingWrap,
@@ -293,7 +293,7 @@ public struct FadeRenderer: Sendable {
     private var relocation: (anchor: Int, columns: Int)?
 
     /// Whether the renderer waits for `cursorReport` before it writes more.
-    public var wantsCursorReport: Bool { relocation != nil }
+    package var wantsCursorReport: Bool { relocation != nil }
 
     /// The cursor's column (0-based) as the terminal reported it after a resize, or nil when it
     /// could not be asked. The cells still fading were right before the cursor; where it is now
@@ -301,7 +301,7 @@ public struct FadeRenderer: Sendable {
     /// cursor (another column: they are the cells just before it, the oldest maybe at the end of
     /// the row above). Where that is certain they are found again; elsewhere they are left as
     /// drawn and the text goes on settled until the column is certain again.
-    public mutating func cursorReport(column reported: Int?, into out: inout [UInt8]) {
+    package mutating func cursorReport(column reported: Int?, into out: inout [UInt8]) {
         guard let r = relocation else { return }
         relocation = nil
         guard let now = reported, now < r.columns - 1, let first = live.cells.first else {
@@ -343,13 +343,13 @@ public struct FadeRenderer: Sendable {
 
     /// Resets the terminal's SGR state (`CSI 0 m`) before typewrite stops (SIGTSTP); the input's
     /// state is restored before the next text.
-    public mutating func resetPen(into out: inout [UInt8]) {
+    package mutating func resetPen(into out: inout [UInt8]) {
         pens.reset(terminalPenIsUnknown: model.penIsUnknown, into: &out)
     }
 
     /// The terminal's own colours, as it reported them (OSC 10/11, OSC 4): every fade runs from this
     /// background to this foreground from now on, those under way from the step they reached.
-    public mutating func useTerminalColors(_ colors: TerminalColors) {
+    package mutating func useTerminalColors(_ colors: TerminalColors) {
         self.colors.use(colors)
         live.retarget(self.colors)
         if let background = colors.background { configuration.background = background }
@@ -358,7 +358,7 @@ public struct FadeRenderer: Sendable {
     }
 
     /// Something else moved the cursor (the job was stopped and continued): forget the column.
-    public mutating func forgetCursor(into out: inout [UInt8]) {
+    package mutating func forgetCursor(into out: inout [UInt8]) {
         settleLive(into: &out)
         model.cursorMovedElsewhere()
         markdown.forgetPainted()

@@ -8,9 +8,9 @@
 /// product.
 ///
 /// Time is seconds on the caller's monotonic clock; every call passes it, never decreasing.
-public struct Session {
+package struct Session {
     /// Time between frames, in seconds: at most 60 frames per second.
-    public static let framePeriod: Seconds = 1.0 / 60
+    package static let framePeriod: Seconds = 1.0 / 60
     /// What the session may hold for text not yet shown: reading pauses above
     /// `MemoryBudget.heldText` (the bytes and the tokens that describe them: a flood of short
     /// lines costs far more in tokens than in bytes).
@@ -21,9 +21,9 @@ public struct Session {
     private var writer: (any TerminalWriter)?
 
     /// Whether input has ended (every source is done, or the stream reported an error).
-    public private(set) var inputEnded = false
+    package private(set) var inputEnded = false
     /// Whether some error made the run fail (exit status 1 for the command line).
-    public private(set) var failed = false
+    package private(set) var failed = false
     private var nextFrame: Seconds?
     private var lastTime: Seconds = 0
     /// Errors waiting until the text before them has been shown and settled, as cat prints them
@@ -33,7 +33,7 @@ public struct Session {
     private var markdown: When = .never
 
     /// - Parameter settings: the mode and stages, decided once.
-    public init(settings: SessionSettings) {
+    package init(settings: SessionSettings) {
         // Typewrite's own styling (dimmed timestamps and reasoning) only where it writes escape
         // sequences of its own.
         var styles = false
@@ -67,15 +67,15 @@ public struct Session {
     // MARK: State
 
     /// Whether text is paced and faded (false: plain mode, bytes out as they come).
-    public var isAnimated: Bool { writer != nil }
+    package var isAnimated: Bool { writer != nil }
 
     /// Whether the bytes out are exactly the bytes in, at once (plain mode, raw format, no
     /// decorations): a driver may then write what it read itself and skip `receive`.
-    public var passesInputThrough: Bool { !isAnimated && pipeline.isPassthrough }
+    package var passesInputThrough: Bool { !isAnimated && pipeline.isPassthrough }
 
     /// Whether the driver should read more input now: input is open, no diagnostic waits for the
     /// text before it to settle, and the text waiting to be shown is within the memory limits.
-    public var wantsInput: Bool {
+    package var wantsInput: Bool {
         guard !inputEnded, waiting.isEmpty else { return false }
         guard let writer else { return true }
         return writer.pendingBytes <= memoryBudget.heldText
@@ -96,7 +96,7 @@ public struct Session {
 
     /// How many bytes the next read should take at most, in bytes (≤ `limit`, ≥ 4096): what fits
     /// in the memory left below the limits, at the last burst's cost per byte.
-    public func readSize(limit: Int) -> Int {
+    package func readSize(limit: Int) -> Int {
         guard let writer else { return limit }
         let room = Double(memoryBudget.heldText - writer.pendingBytes) / writer.bytesOfMemoryPerInputByte
         return min(limit, max(4096, Int(room)))
@@ -104,31 +104,31 @@ public struct Session {
 
     /// When the session next needs `advance(to:)`, in seconds; nil while it waits for events only
     /// (idle costs nothing).
-    public var nextDeadline: Seconds? { nextFrame }
+    package var nextDeadline: Seconds? { nextFrame }
 
     /// Whether everything is done: input ended, all of it shown and settled, every diagnostic
     /// out, and the `--collapse` prompt (if any) over.
-    public var isFinished: Bool {
+    package var isFinished: Bool {
         guard inputEnded, waiting.isEmpty else { return false }
         return writer?.isFinished ?? true
     }
 
     /// Whether the `--collapse` prompt is ready to ask for keys: the driver opens the keyboard (or
     /// finds it cannot) and calls `beginPrompt`.
-    public var wantsKeyboard: Bool { waiting.isEmpty && writer?.wantsKeyboard == true }
+    package var wantsKeyboard: Bool { waiting.isEmpty && writer?.wantsKeyboard == true }
 
     /// Whether keys are being read for the `--collapse` prompt.
-    public var awaitsKeys: Bool { writer?.awaitsKeys == true }
+    package var awaitsKeys: Bool { writer?.awaitsKeys == true }
 
     /// Whether the input left an OSC 8 hyperlink open.
-    public var hyperlinkOpen: Bool { writer?.hyperlinkOpen ?? false }
+    package var hyperlinkOpen: Bool { writer?.hyperlinkOpen ?? false }
 
     // MARK: Input
 
     /// Takes one read's bytes (any split) that arrived at `time`.
     /// - Parameter decoded: the bytes are already text (the demo's answer): `--format` decoding
     ///   is skipped, decorations still apply.
-    public mutating func receive(_ bytes: some Collection<UInt8>, at time: Seconds, decoded: Bool = false,
+    package mutating func receive(_ bytes: some Collection<UInt8>, at time: Seconds, decoded: Bool = false,
                                  into out: inout SessionOutput) {
         guard !inputEnded else { return }
         lastTime = max(lastTime, time)
@@ -155,14 +155,14 @@ public struct Session {
 
     /// An input failed (it could not be opened or read): reported once the text before it has
     /// settled (at once in plain mode); the run fails. Reading waits until it is out.
-    public mutating func report(_ error: TypewriteError, into out: inout SessionOutput) {
+    package mutating func report(_ error: TypewriteError, into out: inout SessionOutput) {
         if error.failsRun { failed = true }
         if isAnimated { waiting.append(error) } else { out.report(error) }
         settleDiagnostics(into: &out)
     }
 
     /// End of all input at `time`: whatever the stages still held is shown.
-    public mutating func endOfInput(at time: Seconds, into out: inout SessionOutput) {
+    package mutating func endOfInput(at time: Seconds, into out: inout SessionOutput) {
         guard !inputEnded else { return }
         lastTime = max(lastTime, time)
         let rest = pipeline.finish(at: time)
@@ -181,7 +181,7 @@ public struct Session {
     // MARK: Time
 
     /// Lets time pass to `time`: writes the frame that is due, if any.
-    public mutating func advance(to time: Seconds, into out: inout SessionOutput) {
+    package mutating func advance(to time: Seconds, into out: inout SessionOutput) {
         lastTime = max(lastTime, time)
         if let due = nextFrame, time >= due {
             writer?.frame(at: time, into: &out.bytes)
@@ -201,7 +201,7 @@ public struct Session {
     /// (colours reset, an open hyperlink closed): for SIGINT and SIGTERM, and for a library host
     /// that cancels. Input counts as ended.
     /// - Parameter echo: what the tty echoed for the key that sent the signal (`^C`), if anything.
-    public mutating func cancel(at time: Seconds, echo: KeyEcho? = nil, into out: inout SessionOutput) {
+    package mutating func cancel(at time: Seconds, echo: KeyEcho? = nil, into out: inout SessionOutput) {
         lastTime = max(lastTime, time)
         if !inputEnded {
             let rest = pipeline.finish(at: time)
@@ -220,13 +220,13 @@ public struct Session {
 
     /// Writes everything received so far at once, settled, without ending the input: before a
     /// snapshot that replaced text moves the cursor back from the end of what was shown.
-    public mutating func settleNow(at time: Seconds, into out: inout SessionOutput) {
+    package mutating func settleNow(at time: Seconds, into out: inout SessionOutput) {
         lastTime = max(lastTime, time)
         writer?.settleNow(into: &out.bytes)
     }
 
     /// What the driver does after a signal the session has seen.
-    public enum SignalResponse: Equatable, Sendable {
+    package enum SignalResponse: Equatable, Sendable {
         /// Nothing more: carry on.
         case carryOn
         /// End now by this signal (the output for it is written first; terminal modes restored).
@@ -240,7 +240,7 @@ public struct Session {
     /// - Parameter echo: what the tty echoed for the key that sent it (`^C`, `^\`, `^Z`), or
     ///   would have echoed where typewrite had the echo off; nil when the signal came from
     ///   elsewhere (`kill`) or the tty echoes no control characters.
-    public mutating func handle(_ signal: SessionSignal, echo: KeyEcho? = nil, at time: Seconds,
+    package mutating func handle(_ signal: SessionSignal, echo: KeyEcho? = nil, at time: Seconds,
                                 into out: inout SessionOutput) -> SignalResponse {
         lastTime = max(lastTime, time)
         switch signal {
@@ -261,14 +261,14 @@ public struct Session {
     }
 
     /// The process continues after the stop `handle` asked for: the shell wrote meanwhile.
-    public mutating func resumed(at time: Seconds, into out: inout SessionOutput) {
+    package mutating func resumed(at time: Seconds, into out: inout SessionOutput) {
         lastTime = max(lastTime, time)
         writer?.resumed(into: &out.bytes)
         startFrames(at: time)
     }
 
     /// The terminal is now `columns` cells wide and `rows` high (SIGWINCH); nil when unknown.
-    public mutating func resize(columns: Int?, rows: Int?, into out: inout SessionOutput) {
+    package mutating func resize(columns: Int?, rows: Int?, into out: inout SessionOutput) {
         writer?.resize(columns: columns, rows: rows, into: &out.bytes)
         startFrames(at: lastTime)
     }
@@ -276,19 +276,19 @@ public struct Session {
     /// Whether the driver should ask the terminal where the cursor is (`CSI 6 n`) and pass the
     /// answer to `cursorReport`: after a resize that may have moved the cells still fading,
     /// nothing more is written until then.
-    public var wantsCursorReport: Bool { writer?.wantsCursorReport == true }
+    package var wantsCursorReport: Bool { writer?.wantsCursorReport == true }
 
     /// The cursor's column (0-based) as the terminal reported it; nil when it could not be asked
     /// (then the cells still fading stay as they are drawn, and the text goes on settled until a
     /// line feed or carriage return).
-    public mutating func cursorReport(column: Int?, into out: inout SessionOutput) {
+    package mutating func cursorReport(column: Int?, into out: inout SessionOutput) {
         writer?.cursorReport(column: column, into: &out.bytes)
         startFrames(at: lastTime)
     }
 
     /// The terminal's colours, as it reported them (OSC 10/11): the fade runs between them from
     /// now on.
-    public mutating func useTerminalColors(_ colors: TerminalColors) {
+    package mutating func useTerminalColors(_ colors: TerminalColors) {
         writer?.useTerminalColors(colors)
     }
 
@@ -297,7 +297,7 @@ public struct Session {
     /// Starts the prompt once `wantsKeyboard`: with `keyboard` true the driver reads keys and
     /// passes them to `keys`; false (no foreground terminal) expands the view without asking.
     /// - Parameter screenRows: the terminal's height, nil when unknown.
-    public mutating func beginPrompt(keyboard: Bool, screenRows: Int?, at time: Seconds, into out: inout SessionOutput) {
+    package mutating func beginPrompt(keyboard: Bool, screenRows: Int?, at time: Seconds, into out: inout SessionOutput) {
         guard wantsKeyboard else { return }
         lastTime = max(lastTime, time)
         writer?.beginPrompt(keyboard: keyboard, screenRows: screenRows, at: time, into: &out.bytes)
@@ -305,7 +305,7 @@ public struct Session {
     }
 
     /// Keys read from the terminal for the prompt (one read's bytes).
-    public mutating func keys(_ bytes: some Collection<UInt8>, at time: Seconds, into out: inout SessionOutput) {
+    package mutating func keys(_ bytes: some Collection<UInt8>, at time: Seconds, into out: inout SessionOutput) {
         guard awaitsKeys else { return }
         lastTime = max(lastTime, time)
         writer?.keys(bytes, at: time, into: &out.bytes)
@@ -314,7 +314,7 @@ public struct Session {
 
     /// The keyboard is gone (hang-up, an error, or the terminal mode could not be set again after
     /// a stop): the prompt ends, the view stays as it is.
-    public mutating func keyboardLost(at time: Seconds, into out: inout SessionOutput) {
+    package mutating func keyboardLost(at time: Seconds, into out: inout SessionOutput) {
         keys([0x71], at: time, into: &out)  // as q
     }
 
@@ -357,13 +357,13 @@ public struct Session {
     /// The text from here on replaces what followed `context` (a snapshot that rewrote its
     /// tail): markdown highlighting reads it as continuing `context`, not what was shown after
     /// it. The first `skipping` bytes received next (cursor moves to the change) are not text.
-    public mutating func restartMarkdown(after context: some Collection<UInt8>, skipping: Int = 0) {
+    package mutating func restartMarkdown(after context: some Collection<UInt8>, skipping: Int = 0) {
         writer?.restartMarkdownDocument(after: context, skipping: skipping)
     }
 
     /// For the benchmark: clusters written, cells restyled, and restyles that could not be
     /// repainted; nil when markdown highlighting did not run.
-    public var markdownStatistics: (characters: Int, restyledCells: Int, restyledOffScreen: Int)? {
+    package var markdownStatistics: (characters: Int, restyledCells: Int, restyledOffScreen: Int)? {
         writer?.markdownStatistics
     }
 }

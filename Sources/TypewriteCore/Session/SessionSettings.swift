@@ -1,5 +1,5 @@
 /// The signals the session reacts to (POSIX names in the comments).
-public enum SessionSignal: Equatable, Sendable {
+package enum SessionSignal: Equatable, Sendable {
     /// SIGINT (Ctrl-C).
     case interrupt
     /// SIGTERM.
@@ -15,9 +15,9 @@ public enum SessionSignal: Equatable, Sendable {
 }
 
 /// How a session is set up, decided once at start.
-public struct SessionSettings: Sendable {
+package struct SessionSettings: Sendable {
     /// Plain or animated.
-    public enum Mode: Sendable {
+    package enum Mode: Sendable {
         /// Bytes out = bytes in (or the decoded text), as each read returns; nothing added.
         case plain
         /// Paced and faded with these settings.
@@ -25,38 +25,38 @@ public struct SessionSettings: Sendable {
     }
 
     /// `--collapse`: at most `lines` rows, then a label that expands the view (`docs/design.md#collapsed-view`).
-    public struct Collapse: Sendable {
+    package struct Collapse: Sendable {
         /// Rows shown while collapsed (≥ 1).
-        public var lines: Int
-        public var moreLabel: String
-        public var lessLabel: String
+        package var lines: Int
+        package var moreLabel: String
+        package var lessLabel: String
 
-        public init(lines: Int, moreLabel: String = "Read more", lessLabel: String = "Show less") {
+        package init(lines: Int, moreLabel: String = "Read more", lessLabel: String = "Show less") {
             self.lines = max(1, lines)
             self.moreLabel = moreLabel
             self.lessLabel = lessLabel
         }
     }
 
-    public var mode: Mode
+    package var mode: Mode
     /// How the input bytes are read: raw text, or a model's wire stream to decode.
-    public var format: StreamFormat
+    package var format: StreamFormat
     /// What a decoded stream's reasoning does: hidden, shown dimmed before the answer, or shown.
-    public var thinking: ThinkingDisplay
+    package var thinking: ThinkingDisplay
     /// Raw input only: say once at the end which `--format` would decode it, when it is plainly
     /// a model stream (meant for a terminal, where nobody parses the output).
-    public var suggestsFormat: Bool
+    package var suggestsFormat: Bool
     /// strftime(3) format of per-line timestamps; nil for none.
-    public var timestampFormat: String?
+    package var timestampFormat: String?
     /// When text is highlighted as markdown (animated mode only): `.auto` when it is a decoded
     /// model answer (any format but raw, the demo's answer), `.always` raw text too.
-    public var markdown: When = .auto
+    package var markdown: When = .auto
     /// The collapsed view, on a terminal only; nil for none.
-    public var collapse: Collapse?
+    package var collapse: Collapse?
     /// What the session may hold for text not yet shown; every holding cap derives from it.
     package var memoryBudget = MemoryBudget.standard
 
-    public init(mode: Mode, format: StreamFormat = .raw, thinking: ThinkingDisplay = .hide, suggestsFormat: Bool = false,
+    package init(mode: Mode, format: StreamFormat = .raw, thinking: ThinkingDisplay = .hide, suggestsFormat: Bool = false,
                 timestampFormat: String? = nil, collapse: Collapse? = nil) {
         self.mode = mode
         self.format = format
@@ -130,28 +130,28 @@ extension SessionSettings {
 
 /// What a session call writes: terminal bytes, with diagnostics at their places among them (a
 /// diagnostic goes to standard error after the bytes before it and before the bytes after it).
-public struct SessionOutput: Sendable {
+package struct SessionOutput: Sendable {
     /// Bytes for the terminal (standard output), in order.
-    public var bytes: [UInt8] = []
+    package var bytes: [UInt8] = []
     /// Diagnostics, each with the count of `bytes` written before it.
-    public private(set) var diagnostics: [(offset: Int, error: TypewriteError)] = []
+    package private(set) var diagnostics: [(offset: Int, error: TypewriteError)] = []
 
-    public init() {}
+    package init() {}
 
     /// Adds a diagnostic after the bytes so far.
-    public mutating func report(_ error: TypewriteError) { diagnostics.append((bytes.count, error)) }
+    package mutating func report(_ error: TypewriteError) { diagnostics.append((bytes.count, error)) }
 
     /// Whether there is nothing to write.
-    public var isEmpty: Bool { bytes.isEmpty && diagnostics.isEmpty }
+    package var isEmpty: Bool { bytes.isEmpty && diagnostics.isEmpty }
 
     /// Empties it for reuse.
-    public mutating func removeAll() {
+    package mutating func removeAll() {
         bytes.removeAll(keepingCapacity: true)
         diagnostics.removeAll()
     }
 
     /// Visits the output in order: runs of terminal bytes and the diagnostics between them.
-    public func visit(terminal: (ArraySlice<UInt8>) throws -> Void, diagnostic: (TypewriteError) -> Void) rethrows {
+    package func visit(terminal: (ArraySlice<UInt8>) throws -> Void, diagnostic: (TypewriteError) -> Void) rethrows {
         var start = 0
         for (offset, error) in diagnostics {
             if offset > start { try terminal(bytes[start..<offset]) }

@@ -2,18 +2,18 @@
 /// set (termios(3)), the key's control character shown as `^` and a letter (`^C` for SIGINT, `^\`
 /// for SIGQUIT, `^Z` for SIGTSTP), written where the cursor is when the key is pressed — before
 /// any handler runs (`docs/terminals.md#the-ttys-echo`).
-public struct KeyEcho: Sendable, Equatable {
+package struct KeyEcho: Sendable, Equatable {
     /// The echo's bytes, printable ASCII (`^C`).
-    public var bytes: [UInt8]
+    package var bytes: [UInt8]
     /// Whether the tty wrote them at the cursor: false when its echo was off at that moment (a
     /// mode typewrite itself had set to read the terminal's replies), so they are only written
     /// after the text, where `cat` would show them.
-    public var landed: Bool
+    package var landed: Bool
 
     /// - Parameters:
     ///   - bytes: the echo, printable ASCII.
     ///   - landed: whether the tty wrote it at the cursor.
-    public init(_ bytes: [UInt8], landed: Bool) {
+    package init(_ bytes: [UInt8], landed: Bool) {
         self.bytes = bytes
         self.landed = landed
     }
@@ -21,7 +21,7 @@ public struct KeyEcho: Sendable, Equatable {
     /// The echo of control character `key` with ECHOCTL: `^` and the character 0x40 above it
     /// (`^?` for DEL); nil for a key that is not a control character (echoed as itself, or not at
     /// all), or `_POSIX_VDISABLE` (0).
-    public static func ofControl(_ key: UInt8, landed: Bool) -> KeyEcho? {
+    package static func ofControl(_ key: UInt8, landed: Bool) -> KeyEcho? {
         switch key {
         case 0x01...0x1F: return KeyEcho([0x5E, key ^ 0x40], landed: landed)
         case 0x7F: return KeyEcho([0x5E, 0x3F], landed: landed)
@@ -30,5 +30,5 @@ public struct KeyEcho: Sendable, Equatable {
     }
 
     /// Cells the echo takes.
-    public var width: Int { bytes.count }
+    package var width: Int { bytes.count }
 }
