@@ -61,6 +61,8 @@ public struct OptionSpec: Sendable {
                    summary: "ask the terminal for its colours (OSC 10/11): auto (default), never (assume dark or COLORFGBG)"),
         OptionSpec(long: "ambiguous-wide", short: nil, value: .none,
                    summary: "treat East Asian ambiguous-width characters as two cells (CJK terminals)"),
+        OptionSpec(long: "tee", short: nil, value: .required(name: "FILE", choices: []),
+                   summary: "also write what a pipe would get (the decoded answer, or the input) to FILE, as it arrives"),
         OptionSpec(long: "demo", short: nil, value: .none,
                    summary: "stream a built-in answer the way a language model would; reads no input"),
         OptionSpec(long: "completions", short: nil, value: .required(name: "SHELL", choices: ["bash", "zsh", "fish"]),
@@ -92,6 +94,8 @@ public struct Options: Sendable, Equatable {
     public var completions: String?
     public var help = false
     public var version = false
+    /// --tee: the file that gets what a pipe would (nil: none).
+    public var tee: String?
     /// Inputs in order; "-" is standard input. Empty means standard input.
     public var files: [String] = []
     /// The numbers as given on the command line, by setting, for error messages.
@@ -253,6 +257,12 @@ extension Options {
         case "markdown": settings.markdown = value.flatMap(When.init(rawValue:)) ?? .always
         case "query-colors": queryColors = value.flatMap(When.init(rawValue:)) ?? .auto; queryColorsGiven = true
         case "ambiguous-wide": settings.ambiguousIsWide = true
+        case "tee":
+            guard v != "-" else {
+                throw UsageError("--tee needs a file: standard output is the screen the text types onto")
+            }
+            guard !v.isEmpty else { throw UsageError("empty FILE for \(display)") }
+            tee = v
         case "demo": demo = true
         case "completions": completions = v
         case "help": help = true

@@ -43,6 +43,9 @@ package struct PollDriver {
         package var queryPalette: [UInt8] = []
         /// Stops the process (SIGTSTP's default action) and returns once it continues.
         package var suspend: () -> Void = {}
+        /// `--tee FILE`: where what a pipe would receive is copied, as it arrives, and its name
+        /// for a message.
+        package var tee: (descriptor: Int32, name: String)?
 
         package init(inputs: [InputSource]) { self.inputs = inputs }
     }
@@ -80,6 +83,8 @@ package struct PollDriver {
     private var keyMode: SavedTerminalMode?
     private var colorQuery: TerminalQuery?
     private var cursorQuery: TerminalQuery?
+    /// The copy's write failed (said once; the run goes on and fails at the end).
+    private var teeFailed = false
     /// Whether the current input goes to the output inside the kernel (`System.copyInKernel`):
     /// bytes passed through unchanged from a regular file to anything but a terminal. Decided
     /// when the input opens; off for good once the kernel refuses the pair.
@@ -118,7 +123,7 @@ package struct PollDriver {
                 openNextInput(&session, at: now, into: &out)
                 continue
             }
-            if session.isFinished { return .finished(failed: session.failed) }
+            if session.isFinished { return .finished(failed: session.failed || teeFailed) }
             if session.wantsKeyboard {
                 beginPrompt(&session, at: now, into: &out)
                 continue
@@ -225,7 +230,7 @@ package struct PollDriver {
                 let file = try InputFile.open(name)
                 current = (file, name)
                 copiesInKernel = session.passesInputThrough && System.isRegularFile(file.descriptor)
-                    && !System.isTerminal(setup.output)
+                    && !System.isTerminal(setup.output) && setup.tee == nil
             } catch {
                 session.report(.unreadableInput(name: name, error), into: &out)
             }
@@ -275,6 +280,7 @@ package struct PollDriver {
         let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
         if session.passesInputThrough {
             if let failure = emit(&out) { return failure }
+            writeCopy(bytes)
             do { try System.writeAll(setup.output, bytes) } catch { return Self.outcome(of: error) }
         } else {
             session.receive(bytes, at: now, into: &out)
@@ -387,13 +393,23 @@ package struct PollDriver {
     // MARK: Output
 
     /// Writes what the session produced, in order; nil, or how the output failed.
-    private func emit(_ out: inout SessionOutput) -> Outcome? {
+    private mutating func emit(_ out: inout SessionOutput) -> Outcome? {
         defer { out.removeAll() }
         do { try writeTerminal(out) } catch { return Self.outcome(of: error) }
         return nil
     }
 
-    private func writeTerminal(_ out: SessionOutput) throws(SystemError) {
+    /// Writes `bytes` to the `--tee` file; a failure is said once, and the run goes on.
+    private mutating func writeCopy(_ bytes: UnsafeRawBufferPointer) {
+        guard let tee = setup.tee, !teeFailed, !bytes.isEmpty else { return }
+        do throws(SystemError) { try System.writeAll(tee.descriptor, bytes) } catch {
+            teeFailed = true
+            System.printError("typewrite: \(tee.name): write error: \(error)")
+        }
+    }
+
+    private mutating func writeTerminal(_ out: SessionOutput) throws(SystemError) {
+        if !out.copy.isEmpty { out.copy.withUnsafeBytes { writeCopy($0) } }
         guard !out.isEmpty else { return }
         var failure: SystemError?
         out.visit(terminal: { bytes in

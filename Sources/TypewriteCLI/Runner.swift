@@ -57,11 +57,25 @@ public enum Runner {
         let collapse = keyboard == nil ? nil : options.collapseLines.map {
             SessionSettings.Collapse(lines: $0, moreLabel: options.moreLabel, lessLabel: options.lessLabel)
         }
-        let sessionSettings = SessionSettings(settings, capabilities: capabilities, terminal: geometry, outputIsTerminal: outputIsTerminal,
+        var sessionSettings = SessionSettings(settings, capabilities: capabilities, terminal: geometry, outputIsTerminal: outputIsTerminal,
                                               timestampFormat: options.timestampFormat, collapse: collapse)
         let files = options.files.isEmpty ? ["-"] : options.files
         let readsStandardInput = !options.demo && files.contains("-")
         var setup = PollDriver.Setup(inputs: options.demo ? [.demo(DemoScript())] : files.map { .file($0) })
+        if let path = options.tee {
+            // Created before any input is read, as a shell's `>` would be; never one of the inputs.
+            if let input = files.first(where: { $0 != "-" && System.isSameFile($0, path) }) {
+                System.printError("typewrite: \(input): input file is also the --tee file")
+                return .exit(2)
+            }
+            do {
+                setup.tee = (try System.createFile(path), path)
+            } catch {
+                System.printError("typewrite: \(path): \(error)")
+                return .exit(2)
+            }
+            sessionSettings.copiesText = true
+        }
         if capabilities.animates {
             // Ask the terminal for its colours whenever the fade uses them (bat, delta and neovim do),
             // unless the option or TYPEWRITE_QUERY_COLORS=never says not to; the driver asks only
@@ -96,6 +110,7 @@ public enum Runner {
             try? System.writeFile(path, Array(json.utf8))
         }
         if let keyboard = setup.keyboard { System.closeDescriptor(keyboard) }
+        if let tee = setup.tee { System.closeDescriptor(tee.descriptor) }
         switch outcome {
         case .finished(let failed):
             return .exit(failed ? 1 : 0)

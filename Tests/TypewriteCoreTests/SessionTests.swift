@@ -259,4 +259,26 @@ struct PollDriverTests {
         #expect(Array(bytes[0..<n]) == Array("one\n".utf8) + [0xFF, 0x00, 0x0A])
         close(output[0]); close(first); close(second)
     }
+
+    @Test("--tee: the copy is what a pipe would get, as it arrives, whatever the terminal shows",
+          arguments: [StreamFormat.raw, .sse])
+    func teeCopiesWhatAPipeGets(format: StreamFormat) {
+        let wire = format == .raw ? "plain \u{1B}[31mred\u{1B}[0m text\n"
+            : "data: {\"choices\":[{\"delta\":{\"content\":\"Hel\"}}]}\n\ndata: {\"choices\":[{\"delta\":{\"content\":\"lo **there**\"}}]}\n\n"
+        var plain = SessionHarness(SessionSettings(mode: .plain, format: format))
+        plain.receive(wire)
+        plain.endOfInput()
+        var configuration = FadeConfiguration()
+        configuration.columns = 80
+        var settings = SessionSettings(mode: .animated(configuration), format: format)
+        settings.copiesText = true
+        var h = SessionHarness(settings)
+        h.receive(wire)
+        #expect(h.copy == plain.output)  // at once, before any frame
+        h.endOfInput()
+        h.settle()
+        #expect(h.copy == plain.output)
+        #expect(h.output != plain.output)
+    }
+
 }

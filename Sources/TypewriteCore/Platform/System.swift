@@ -158,6 +158,24 @@ public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
         return (st.st_mode & S_IFMT) == S_IFREG
     }
 
+    /// Opens `path` for writing a copy of the output (`open(path, O_WRONLY | O_CREAT | O_TRUNC |
+    /// O_CLOEXEC, 0666)`, so the umask applies). - Throws: `SystemError`.
+    package static func createFile(_ path: String) throws(SystemError) -> Int32 {
+        while true {
+            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+            if fd >= 0 { return fd }
+            if errno == EINTR { continue }
+            throw SystemError.current
+        }
+    }
+
+    /// Whether the paths name one existing file (`stat`: the same device and inode).
+    package static func isSameFile(_ a: String, _ b: String) -> Bool {
+        var x = stat(), y = stat()
+        guard stat(a, &x) == 0, stat(b, &y) == 0 else { return false }
+        return x.st_dev == y.st_dev && x.st_ino == y.st_ino
+    }
+
     /// Whether `fd` is a pipe or FIFO (`fstat`).
     package static func isPipe(_ fd: Int32) -> Bool {
         var st = stat()

@@ -31,6 +31,8 @@ package struct Session {
     private var waiting: [TypewriteError] = []
     /// When to highlight markdown; `.auto` until the input is known to be a decoded answer.
     private var markdown: When = .never
+    /// Whether the output's `copy` gets what a pipe would receive (`--tee`).
+    private var copiesText = false
 
     /// - Parameter settings: the mode and stages, decided once.
     package init(settings: SessionSettings) {
@@ -43,6 +45,7 @@ package struct Session {
                                      mayStyle: styles, suggestsFormat: settings.suggestsFormat)
         self.init(mode: settings.mode, pipeline: pipeline, collapse: settings.collapse, budget: settings.memoryBudget)
         markdown = settings.markdown
+        copiesText = settings.copiesText
         if markdown == .always { writer?.startMarkdown() }
     }
 
@@ -139,6 +142,9 @@ package struct Session {
             text = decoded ? pipeline.decorate(Array(bytes), at: time) : pipeline.process(bytes, at: time)
             takePipelineErrors(into: &out)
         }
+        if copiesText {
+            if let text { out.copy += text } else { out.copy.append(contentsOf: bytes) }
+        }
         if markdown == .auto, writer != nil, decoded || pipeline.decodesModelStream {
             writer?.startMarkdown()
             markdown = .always
@@ -166,6 +172,7 @@ package struct Session {
         guard !inputEnded else { return }
         lastTime = max(lastTime, time)
         let rest = pipeline.finish(at: time)
+        if copiesText { out.copy += rest }
         takePipelineErrors(into: &out)
         inputEnded = true
         if writer != nil {
@@ -205,6 +212,7 @@ package struct Session {
         lastTime = max(lastTime, time)
         if !inputEnded {
             let rest = pipeline.finish(at: time)
+            if copiesText { out.copy += rest }
             inputEnded = true
             if writer != nil { writer?.receive(rest, at: time) } else { out.bytes += rest }
         }

@@ -55,6 +55,8 @@ package struct SessionSettings: Sendable {
     package var collapse: Collapse?
     /// What the session may hold for text not yet shown; every holding cap derives from it.
     package var memoryBudget = MemoryBudget.standard
+    /// Whether `SessionOutput.copy` gets what a pipe would receive (`--tee`).
+    package var copiesText = false
 
     package init(mode: Mode, format: StreamFormat = .raw, thinking: ThinkingDisplay = .hide, suggestsFormat: Bool = false,
                 timestampFormat: String? = nil, collapse: Collapse? = nil) {
@@ -133,6 +135,9 @@ extension SessionSettings {
 package struct SessionOutput: Sendable {
     /// Bytes for the terminal (standard output), in order.
     package var bytes: [UInt8] = []
+    /// What a pipe would have received for the same input, as it arrived (`--tee`): the decoded
+    /// answer, the timestamps' prefixes, or the bytes as they came; only with `copiesText`.
+    package var copy: [UInt8] = []
     /// Diagnostics, each with the count of `bytes` written before it.
     package private(set) var diagnostics: [(offset: Int, error: TypewriteError)] = []
 
@@ -142,11 +147,12 @@ package struct SessionOutput: Sendable {
     package mutating func report(_ error: TypewriteError) { diagnostics.append((bytes.count, error)) }
 
     /// Whether there is nothing to write.
-    package var isEmpty: Bool { bytes.isEmpty && diagnostics.isEmpty }
+    package var isEmpty: Bool { bytes.isEmpty && diagnostics.isEmpty && copy.isEmpty }
 
     /// Empties it for reuse.
     package mutating func removeAll() {
         bytes.removeAll(keepingCapacity: true)
+        copy.removeAll(keepingCapacity: true)
         diagnostics.removeAll()
     }
 

@@ -9,6 +9,8 @@ struct SessionHarness {
     var terminal: VirtualTerminal
     /// Everything written to the terminal, in order.
     var output: [UInt8] = []
+    /// What `--tee` got (with `copiesText`).
+    var copy: [UInt8] = []
     /// Diagnostics, in order, each with the count of terminal bytes written before it.
     var diagnostics: [(offset: Int, error: TypewriteError)] = []
 
@@ -30,6 +32,7 @@ struct SessionHarness {
     }
 
     mutating func take(_ out: SessionOutput) {
+        copy += out.copy
         out.visit(terminal: { bytes in
             output += bytes
             terminal.feed(bytes)
