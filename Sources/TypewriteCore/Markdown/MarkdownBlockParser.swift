@@ -373,7 +373,7 @@ struct MarkdownBlockParser {
     }
 
     private mutating func finalizeParagraph(_ src: MarkdownSource, headingLevel: UInt8, sink: inout MarkdownStyleSink) {
-        styleInline(src, paragraphLines, headingLevel: headingLevel, openEnd: false, parseDefinitions: headingLevel == 0, sink: &sink)
+        styleInline(src, paragraphLines, headingLevel: headingLevel, openEnd: false, parseDefinitions: true, sink: &sink)
         paragraphLines = []
         leaf = .none
     }
@@ -455,7 +455,7 @@ struct MarkdownBlockParser {
                 for r in candidate.delimiters { add(r, [], .linkDelimiter) }
                 if let d = candidate.destination { add(d, [], .linkDestination) }
                 pendingReferences[candidate.label, default: []].append(use)
-                if !MarkdownLinkLog.anyLink(parser.links, startingIn: candidate.text) {
+                if !candidate.isImage && !MarkdownLinkLog.anyLink(parser.links, startingIn: candidate.text) {
                     pendingLinks[candidate.label, default: []].append(MarkdownLinkLog.pieces(candidate.text, map))
                 }
                 pendingReferenceCount += 1

@@ -33,6 +33,8 @@ struct MarkdownInlineParser {
         let delimiters: [Range<Int>]
         let text: Range<Int>
         let destination: Range<Int>?
+        /// `![…]`: an image, whose text never becomes a link.
+        var isImage = false
     }
     private(set) var candidates: [ReferenceCandidate] = []
     /// The links found, by their text's first byte (MarkdownLinks.swift says what each kind's
@@ -450,11 +452,11 @@ struct MarkdownInlineParser {
             if !collapsed { labelOfLastCandidate = close }
             candidates.append(ReferenceCandidate(label: MarkdownInlineParser.normalizedLabel(text[label]),
                                                  delimiters: [opener.position..<textStart, i..<(close + 1)], text: textStart..<i,
-                                                 destination: collapsed ? nil : label))
+                                                 destination: collapsed ? nil : label, isImage: opener.isImage))
         } else {
             candidates.append(ReferenceCandidate(label: MarkdownInlineParser.normalizedLabel(text[textStart..<i]),
                                                  delimiters: [opener.position..<textStart, i..<(i + 1)], text: textStart..<i,
-                                                 destination: nil))
+                                                 destination: nil, isImage: opener.isImage))
         }
     }
 
