@@ -34,6 +34,7 @@ enum LinkProbe {
             reports += update.links
             map.apply(update)
             i = end
+            for link in update.links { #expect(link.range.upperBound <= end) }
         }
         if i < bytes.count {
             let update = highlighter.feed(bytes[i...])
@@ -43,6 +44,8 @@ enum LinkProbe {
         let last = highlighter.finish()
         reports += last.links
         map.apply(last)
+        // Whatever is reported can be written into an OSC 8 sequence as it is.
+        for link in reports { if let d = link.destination { #expect(d.utf8.allSatisfy { $0 >= 0x21 && $0 <= 0x7E }) } }
         return (describe(map.links, in: bytes), reports)
     }
 
@@ -240,6 +243,117 @@ struct MarkdownLinkStreamingTests {
         let updates = Self.feed([uses, definitions])
         let late = updates.flatMap { $0 }.filter { !$0.isRemoved && $0.destination != nil }
         #expect(late.count == MarkdownBlockParser.maximumPendingReferences)
+    }
+}
+
+/// Links that must not be linked: other schemes, control and bidirectional characters however
+/// they are written, destinations too long, links in code, images. Their text stays (styled as
+/// before); no report of any of them ever carries a destination, streamed whole or byte by byte.
+@Suite("Markdown hostile links")
+struct MarkdownHostileLinkTests {
+    static let long = String(repeating: "a", count: 3000)
+
+    static let cases: [String] = [
+        "[x](javascript:alert(1))",
+        "[x](JaVaScRiPt:alert(1))",
+        "[x](javascript&#58;alert(1))",
+        "[x](jav&#x61;script:alert(1))",
+        "[x](java\\script:alert(1))",
+        "[x](<javascript:alert(1)>)",
+        "[x]( javascript:alert(1) )",
+        "[x](vbscript:msgbox(1))",
+        "[x](file:///etc/passwd)",
+        "[x](FILE:///etc/passwd)",
+        "[x](data:text/html;base64,PHNjcmlwdD4=)",
+        "[x](/relative/path)",
+        "[x](relative.html)",
+        "[x](//example.org/protocol-relative)",
+        "[x](#anchor)",
+        "[x](ftp://example.org/file)",
+        "[x](ssh://example.org)",
+        "[x](https:example.org)",
+        "[x](http:/example.org)",
+        "[x](https://)",
+        "[x](mailto:)",
+        "[x](<https://example.org/\u{1B}[31m>)",
+        "[x](<https://example.org/a\tb>)",
+        "[x](https://example.org/&#27;[31m)",
+        "[x](https://example.org/&#x1b;[2J)",
+        "[x](https://example.org/&#7;)",
+        "[x](https://example.org/&#x9b;31m)",
+        "[x](https://example.org/&#127;)",
+        "[x](https://example.org/a\u{85}b)",
+        "[x](https://example.org/%1b[31m)",
+        "[x](https://example.org/%1B]8;;https://evil.example/%1B%5C)",
+        "[x](https://example.org/%07)",
+        "[x](https://example.org/%0a)",
+        "[x](https://example.org/%0D%0A)",
+        "[x](https://example.org/%7f)",
+        "[x](https://example.org/%c2%9b)",
+        "[x](https://example.org/%9b)",
+        "[x](https://example.org/%E2%80%AE)",
+        "[x](https://example.org/\u{202E}gpj.exe)",
+        "[x](https://example.org/&#x202E;)",
+        "[x](https://example.org/&#8238;)",
+        "[x](https://example.org/\u{2066}a\u{2069})",
+        "[x](https://example.org/\u{200F})",
+        "[x](https://example.org/\u{061C})",
+        "[x](&#104;ttps://example.org/&#x1b;)",
+        "see https://example.org/\u{202E}abc",
+        "see www.example.org/\u{200E}x",
+        "see https://example.org/%1b",
+        "<mailto:a%1b@example.org>",
+        "<https://example.org/\u{202E}>",
+        "<https://example.org/&#x1b;>",
+        "<https://example.org/%1b>",
+        "<javascript:alert(1)>",
+        "<file:///etc/passwd>",
+        "<data:text/html,x>",
+        "<irc://example.org/channel>",
+        "see ftp://example.org/file",
+        "[x](https://example.org/\(long))".replacingOccurrences(of: "long", with: long),
+        "see https://example.org/\(long) here",
+        "see www.example.org/\(long) here",
+        "<https://example.org/\(long)>",
+        "[x][r]\n\n[r]: https://example.org/\(long)",
+        "[r]: https://example.org/\(long)\n\n[x][r]",
+        "[r]: javascript:alert(1)\n\n[x][r] and [r]",
+        "[x][r] and [r]\n\n[r]: javascript:alert(1)",
+        "[r]: <https://example.org/%1b> \"t\"\n\n[r]",
+        "`[x](https://example.org/c)` and `https://example.org/d` and `www.example.org`",
+        "``a `[x](https://example.org/c)` b``",
+        "```\n[x](https://example.org/f)\nhttps://example.org/g\n<https://example.org/h>\n```",
+        "~~~md\n[x](https://example.org/f)\n~~~",
+        "    [x](https://example.org/i) https://example.org/j",
+        "- item\n\n      https://example.org/indented-code-in-item",
+        "![x](https://example.org/i.png)",
+        "![x][r]\n\n[r]: https://example.org/i.png",
+        "![https://example.org/alt](https://example.org/i.png)",
+        "![a [b](https://example.org/b) c](https://example.org/i.png)",
+        "[x](javascript:alert(1)",
+        "[x](<javascript:alert(1)",
+        "[[[x](javascript:a)](javascript:b)](javascript:c)",
+        "[a\n\nb](javascript:alert(1))",
+    ]
+
+    @Test func thereAreEnough() { #expect(Self.cases.count >= 50) }
+
+    @Test(arguments: cases)
+    func notLinked(_ markdown: String) {
+        let bytes = markdown.utf8.count
+        // Byte by byte re-parses the open paragraph each time: long cases go by 61 bytes.
+        for pieces in [nil, Array(repeating: bytes > 300 ? 61 : 1, count: bytes), [3, 5, 7, 11, 13, 17, 19]] {
+            let (links, reports) = LinkProbe.stream(markdown, pieces: pieces)
+            #expect(links.allSatisfy { $0.destination == nil }, "\(links)")
+            #expect(reports.allSatisfy { $0.destination == nil })
+        }
+    }
+
+    /// With the safety rules off, the same destinations are found and encoded: they are refused
+    /// for what they are, not missed.
+    @Test func theRulesRefuseWhatTheParserFinds() {
+        let found = LinkProbe.settle("[x](https://example.org/%1b) [y](javascript:a) <https://example.org/&#x1b;>", keepingUnsafe: true)
+        #expect(found.map { $0.destination ?? "nil" } == ["https://example.org/%1b", "javascript:a", "https://example.org/%1B"])
     }
 }
 

@@ -49,9 +49,9 @@ struct MarkdownInlineParser {
         let text: Range<Int>
         let target: Range<Int>?
         let label: String?
-        /// False when later text may still change it (its closer has not arrived, or it ends
-        /// where the text still arriving ends).
-        let settled: Bool
+        /// False when later text may still change it (its closer has not arrived, it ends where
+        /// the text still arriving ends, or a `[` or `![` still open before it may close around it).
+        var settled: Bool
     }
 
     /// The `]` of the last candidate's label: that label is not a candidate of its own.
@@ -79,6 +79,9 @@ struct MarkdownInlineParser {
     private var brackets: [Bracket] = []
     /// How many of `brackets` are `![` (always active, as in cmark).
     private var imageBrackets = 0
+    /// Brackets whose `]` is followed by nothing yet, or by a `[` label still arriving (and
+    /// whether each was active).
+    private var closingAtEnd: [(Bracket, Bool)] = []
     /// Brackets below this index are inactive: a link cannot contain a link.
     private var linkWatermark = 0
 
@@ -227,6 +230,28 @@ struct MarkdownInlineParser {
             }
         }
         processEmphasis(bottom: -1, guessing: true)
+        if openEnd { unsettleLinksInOpenBrackets() }
+    }
+
+    /// In a text still arriving, an image still open may close around the links after its `![`
+    /// (an image's description holds no link), and a `[` still open (and active) around the
+    /// autolinks after it (links do not nest).
+    private mutating func unsettleLinksInOpenBrackets() {
+        guard !brackets.isEmpty || !closingAtEnd.isEmpty else { return }
+        var imageStart = Int.max, linkStart = Int.max
+        for (k, b) in brackets.enumerated() {
+            if b.isImage { imageStart = min(imageStart, b.position) } else if k >= linkWatermark { linkStart = min(linkStart, b.position) }
+        }
+        for (b, active) in closingAtEnd {
+            if b.isImage { imageStart = min(imageStart, b.position) } else if active { linkStart = min(linkStart, b.position) }
+        }
+        var k = links.count - 1
+        while k >= 0 && links[k].text.lowerBound > min(imageStart, linkStart) {
+            let start = links[k].text.lowerBound
+            let isAutolink = links[k].kind != .inline && links[k].kind != .reference
+            if start > imageStart || (isAutolink && start > linkStart) { links[k].settled = false }
+            k -= 1
+        }
     }
 
     // MARK: - Emphasis
@@ -417,6 +442,10 @@ struct MarkdownInlineParser {
         }
         if end < 0 {
             recordCandidate(opener: opener, textStart: textStart, close: i)
+            if openEnd && (i + 1 >= n || (byte(i + 1) == UInt8(ascii: "[") && labelEnd(from: i + 2) == nil)) {
+                // What follows this `]` has not arrived: it may still close a link or an image.
+                closingAtEnd.append((opener, brackets.count - 1 >= linkWatermark))
+            }
             popBracket()
             return i + 1
         }
