@@ -10,7 +10,8 @@ elements cmark-gfm writes for the answer with the GFM extensions (autolink, tabl
 strikethrough, tasklist) and raw HTML kept (`cmarkgfm`, `pip install cmarkgfm`, the Python
 binding of cmark-gfm): the same destinations in the same order, links with no text left out (the
 highlighter reports none: nothing would show). Prints, per file and in all: the links by kind,
-how many are safe (reported with a destination), the answers whose links agree with cmark-gfm's,
+how many are safe (reported with a destination), the answers whose links agree with cmark-gfm's
+(destinations, and texts once markup and blanks are left out),
 and whether every splitting settled to the same links as the whole answer. Exits 1 when a
 splitting settles differently. Default answers: Tests/markdown/answers*.jsonl.
 """
@@ -35,11 +36,18 @@ def links(exe, paths, seed=None):
     return [json.loads(line)["links"] for line in out.splitlines()]
 
 
-def cmark_hrefs(text):
+def cmark_links(text):
+    """(href, text) of each <a> cmark-gfm writes, in order; links with no text left out."""
     import cmarkgfm
     from cmarkgfm.cmark import Options
     out = cmarkgfm.github_flavored_markdown_to_html(text, options=Options.CMARK_OPT_UNSAFE)
-    return [html.unescape(m.group(1)) for m in HREF.finditer(out) if m.group(2) != ""]
+    return [(html.unescape(m.group(1)), html.unescape(re.sub(r"<[^>]*>", "", m.group(2))))
+            for m in HREF.finditer(out) if m.group(2) != ""]
+
+
+def bare(s):
+    """A link's text without markup and blanks, to compare source text with rendered text."""
+    return re.sub(r"[\s*_`\\]", "", s)
 
 
 def main():
@@ -74,8 +82,9 @@ def main():
             kinds = collections.Counter()
             counts = collections.Counter()
             for k, (t, ours) in enumerate(zip(texts, whole)):
-                expected = cmark_hrefs(t)
-                got = [link[2] for link in ours]
+                data = t.encode("utf-8")
+                expected = [(href, bare(txt)) for href, txt in cmark_links(t)]
+                got = [(link[2], bare("".join(data[a:b].decode("utf-8", "replace") for a, b in link[0]))) for link in ours]
                 for link in ours:
                     kinds[link[1]] += 1
                     counts["links"] += 1
