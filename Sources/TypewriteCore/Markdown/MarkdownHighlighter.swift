@@ -15,6 +15,12 @@
 /// stays linear in the input and memory in the longest paragraph.
 /// Between two parses the new bytes take the style the last parse gave the end of the text.
 ///
+/// Links: each update also reports, in `links`, every link first found, changed or undone by it
+/// (`MarkdownLink`: a small id, the bytes of its visible text, its destination once known and
+/// safe), so that a terminal renderer can wrap the text in OSC 8 hyperlinks; `MarkdownLinkMap`
+/// keeps them per byte. A reference link whose definition comes later is reported when the
+/// definition's paragraph ends, however long ago its text was fed.
+///
 /// ```swift
 /// var highlighter = MarkdownHighlighter()
 /// for piece in pieces {
