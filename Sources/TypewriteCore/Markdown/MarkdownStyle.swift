@@ -140,10 +140,14 @@ public struct MarkdownUpdate: Hashable, Sendable {
     /// wrong (a setext underline, a table delimiter row, a closer that never came); in order,
     /// non-overlapping, each range's bytes all changed. Empty most of the time.
     public var restyles: [MarkdownStyleRun]
+    /// Links first found, changed (text bytes, destination) or found to be no link, by this
+    /// update: see `MarkdownLink`. Empty most of the time.
+    public var links: [MarkdownLink]
 
     /// An update; empty by default.
-    public init(runs: [MarkdownStyleRun] = [], restyles: [MarkdownStyleRun] = []) {
+    public init(runs: [MarkdownStyleRun] = [], restyles: [MarkdownStyleRun] = [], links: [MarkdownLink] = []) {
         self.runs = runs
         self.restyles = restyles
+        self.links = links
     }
 }
