@@ -14,10 +14,11 @@ func seconds() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 /// The process's peak resident memory so far, in MiB (getrusage ru_maxrss: KiB on Linux).
 func peakMiB() -> Double {
     var usage = rusage()
-    getrusage(RUSAGE_SELF, &usage)
     #if os(Linux)
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
     return Double(usage.ru_maxrss) / 1024
     #else
+    getrusage(RUSAGE_SELF, &usage)
     return Double(usage.ru_maxrss) / 1_048_576
     #endif
 }
@@ -27,7 +28,6 @@ func report(_ check: String, _ fields: [String: Any]) {
     all["check"] = check
     let data = try! JSONSerialization.data(withJSONObject: all, options: [.sortedKeys])
     print(String(decoding: data, as: UTF8.self))
-    fflush(stdout)
 }
 
 /// A terminal the typewriter animates on, whose bytes go nowhere.

@@ -28,9 +28,8 @@ struct SessionTests {
         #expect(h.session.nextDeadline == nil)  // idle: no timer
     }
 
-    @Test("SIGINT, SIGTERM and SIGQUIT mid-fade: everything received written settled, then reset", arguments: [
-        SessionSignal.interrupt, .terminate, .quit,
-    ])
+    @Test("SIGINT, SIGTERM and SIGQUIT mid-fade: everything received written settled, the terminal as cat leaves it",
+          arguments: [SessionSignal.interrupt, .terminate, .quit])
     func terminatingSignals(signal: SessionSignal) {
         var h = SessionHarness.animated()
         let text = "\u{1B}[34mblue words that are still fading in when the signal arrives"
@@ -38,18 +37,38 @@ struct SessionTests {
         h.run(for: 0.1)
         #expect(h.session.isAnimated)
         #expect(h.signal(signal) == .terminate)
-        #expect(h.outputText.hasSuffix(Self.reset))
-        #expect(h.screen == catScreen(text + Self.reset))
+        #expect(h.screen == catScreen(text))  // the input's own pen, blue, as cat leaves it
         #expect(h.session.nextDeadline == nil)
     }
 
-    @Test("SIGINT with a hyperlink open closes it before the reset")
-    func interruptClosesHyperlink() {
+    @Test("SIGINT after a key: the echo stands after the text, in the input's pen, as cat shows it")
+    func interruptEchoAfterText() {
+        var h = SessionHarness.animated()
+        let text = "\u{1B}[34mblue words still fading"
+        h.receive(text + " and more not yet shown")
+        h.run(for: 0.1)
+        // The tty wrote ^C where the text ended when the key was pressed, before the handler ran.
+        h.take(tty: "^C")
+        var out = SessionOutput()
+        #expect(h.session.handle(.interrupt, echo: KeyEcho(Array("^C".utf8), landed: true), at: h.time, into: &out) == .terminate)
+        h.take(out)
+        #expect(h.screen == catScreen(text + " and more not yet shown^C"))
+    }
+
+    @Test("SIGINT with a hyperlink open leaves it as cat does; the library's cancel() closes it")
+    func interruptKeepsHyperlink() {
         var h = SessionHarness.animated()
         h.receive("\u{1B}]8;;https://example.com\u{1B}\\a link still open")
         h.run(for: 0.05)
         #expect(h.signal(.interrupt) == .terminate)
-        #expect(h.outputText.hasSuffix("\u{1B}]8;;\u{1B}\\" + Self.reset))
+        #expect(!h.outputText.hasSuffix("\u{1B}]8;;\u{1B}\\" + Self.reset))
+        var g = SessionHarness.animated()
+        g.receive("\u{1B}]8;;https://example.com\u{1B}\\a link still open")
+        g.run(for: 0.05)
+        var out = SessionOutput()
+        g.session.cancel(at: g.time, into: &out)
+        g.take(out)
+        #expect(g.outputText.hasSuffix("\u{1B}]8;;\u{1B}\\" + Self.reset))
     }
 
     @Test("SIGHUP: the terminal is gone, nothing more is written")

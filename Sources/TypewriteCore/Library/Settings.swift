@@ -35,7 +35,7 @@ extension Typewriter {
         /// `COLORFGBG`, else a dark background.
         public var terminalColors: TerminalColors?
         /// Memory the typewriter may hold for text received and not yet shown, in bytes; at least
-        /// 64 KiB. Default 24 MiB. Every holding cap derives from it (`docs/design.md#memory`):
+        /// 64 KiB. Default 16 MiB. Every holding cap derives from it (`docs/design.md#memory`):
         /// past it `stream(_:)` asks its source for nothing more and `write(waitingForRoom:)` waits,
         /// while the synchronous `write(_:)` writes the oldest text at once, settled.
         public var memoryBudget: Int = MemoryBudget.standard.bytes

@@ -120,16 +120,23 @@ public final class Typewriter: @unchecked Sendable {
     /// Takes `bytes`; with `relieving`, past the budget the oldest text is written at once,
     /// settled (the flood rule), frame by frame.
     private func receive(_ bytes: [UInt8], relieving: Bool) {
+        var over = false
         update { out in
             guard !cancelled else { return }
             session.receive(bytes, at: timer.now(), into: &out)
-            while relieving, session.heldBytes > budget.heldText, failure == nil {
-                let before = session.heldBytes
-                session.relieveMemory(at: timer.now(), into: &out)
-                if session.heldBytes >= before { break }
-            }
+            over = relieving && session.heldBytes > budget.heldText
         }
         waitForSink()
+        // One frame at a time, each written out before the next, so the output never piles up.
+        while over {
+            update { out in
+                guard !cancelled, failure == nil, session.heldBytes > budget.heldText else { over = false; return }
+                let before = session.heldBytes
+                session.relieveMemory(at: timer.now(), into: &out)
+                over = session.heldBytes < before && session.heldBytes > budget.heldText
+            }
+            waitForSink()
+        }
     }
 
     /// Appends `text` (a delta) once the text held is within the memory budget, suspending until
@@ -302,24 +309,25 @@ public final class Typewriter: @unchecked Sendable {
     /// open hyperlink closed. Later text is ignored; `finish()` returns at once, `stream` throws
     /// `CancellationError`.
     public func cancel() {
-        cancel(echo: nil)
+        cancel(echo: nil, resetting: true)
     }
 
-    /// Stops typing for a signal a key on the terminal sent (`SIGINT` for Control-C, `SIGQUIT`,
-    /// `SIGTERM`), as the command does: where the output is the controlling terminal and its mode
-    /// echoes control characters (ISIG, ECHO, ECHOCTL), the tty has already echoed the key (`^C`)
-    /// where the text ended; the text still held goes there, and the echo after it, where `cat`
-    /// would have shown it (`docs/terminals.md#the-ttys-echo`). Call it from the host's signal
-    /// handling for a key; for a signal from elsewhere (`kill`), `cancel()`.
+    /// Stops typing for a signal a key on the terminal sent (`SIGINT` for Control-C, `SIGQUIT`),
+    /// as the command does before it dies by the signal: where the output is the controlling
+    /// terminal and its mode echoes control characters (ISIG, ECHO, ECHOCTL), the tty has already
+    /// echoed the key (`^C`) where the text ended; the text still held goes there, and the echo
+    /// after it, where `cat` would have shown it (`docs/terminals.md#the-ttys-echo`). The terminal
+    /// is left in the input's own colours, as `cat` leaves it. Call it from the host's signal
+    /// handling for a key, then exit; for a signal from elsewhere (`kill`), `cancel()`.
     public func cancel(forKey signal: Int32) {
-        cancel(echo: output.keyEcho(for: signal))
+        cancel(echo: output.keyEcho(for: signal), resetting: false)
     }
 
-    private func cancel(echo: KeyEcho?) {
+    private func cancel(echo: KeyEcho?, resetting: Bool) {
         update { out in
             guard !cancelled else { return }
             cancelled = true
-            session.cancel(at: timer.now(), echo: echo, into: &out)
+            session.cancel(at: timer.now(), echo: echo, resetting: resetting, into: &out)
             timer.cancel()
             scheduled = nil
             for (id, call) in streams {

@@ -204,11 +204,15 @@ package struct Session {
 
     // MARK: Terminal events
 
-    /// Writes everything received so far at once, settled, and leaves the terminal as `cat` would
-    /// (colours reset, an open hyperlink closed): for SIGINT and SIGTERM, and for a library host
-    /// that cancels. Input counts as ended.
-    /// - Parameter echo: what the tty echoed for the key that sent the signal (`^C`), if anything.
-    package mutating func cancel(at time: Seconds, echo: KeyEcho? = nil, into out: inout SessionOutput) {
+    /// Writes everything received so far at once, settled: for SIGINT and SIGTERM, and for a
+    /// library host that cancels. Input counts as ended.
+    /// - Parameters:
+    ///   - echo: what the tty echoed for the key that sent the signal (`^C`), if anything: it is
+    ///     written after the text, where `cat` would have shown it.
+    ///   - resetting: reset the colours and close a hyperlink the input left open (a library
+    ///     host going on writing); false leaves the terminal in the input's own state, as `cat`
+    ///     leaves it when it dies by the signal.
+    package mutating func cancel(at time: Seconds, echo: KeyEcho? = nil, resetting: Bool = true, into out: inout SessionOutput) {
         lastTime = max(lastTime, time)
         if !inputEnded {
             let rest = pipeline.finish(at: time)
@@ -219,8 +223,10 @@ package struct Session {
         guard writer != nil else { return }
         if writer?.awaitsKeys == false { writer?.endInput(at: time) }
         writer?.interrupt(echo: echo, into: &out.bytes)
-        if hyperlinkOpen { out.bytes += Array("\u{1B}]8;;\u{1B}\\".utf8) }
-        out.bytes += Array("\u{1B}[0m".utf8)
+        if resetting {
+            if hyperlinkOpen { out.bytes += Array("\u{1B}]8;;\u{1B}\\".utf8) }
+            out.bytes += Array("\u{1B}[0m".utf8)
+        }
         nextFrame = nil
         for error in waiting { out.report(error) }
         waiting.removeAll()
@@ -253,8 +259,9 @@ package struct Session {
         lastTime = max(lastTime, time)
         switch signal {
         case .interrupt, .terminate, .quit:
-            // Everything received so far, settled; the terminal as cat would leave it, reset.
-            cancel(at: time, echo: echo, into: &out)
+            // Everything received so far, settled, the key's echo after it; then the terminal as
+            // cat leaves it when it dies by the signal (the input's own colours).
+            cancel(at: time, echo: echo, resetting: false, into: &out)
             return .terminate
         case .hangUp:
             return .terminate  // the terminal is gone: nothing to write to

@@ -39,6 +39,12 @@ struct SessionHarness {
         }, diagnostic: { diagnostics.append((output.count, $0)) })
     }
 
+    /// Bytes the terminal got from elsewhere (the tty's echo of a key), not from the session.
+    mutating func take(tty bytes: String) {
+        output += Array(bytes.utf8)
+        terminal.feed(Array(bytes.utf8))
+    }
+
     /// Lets `seconds` pass, running every frame that falls due.
     mutating func run(for seconds: Seconds) {
         let until = time + seconds
