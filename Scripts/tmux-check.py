@@ -153,7 +153,7 @@ def read_feed_log(path):
 
 _servers = set()
 _servers_lock = threading.Lock()
-_counter = [0]
+STOP = threading.Event()   # set on SIGTERM/SIGINT: workers start nothing new
 
 
 def clean_env(term_override=None):
@@ -168,19 +168,21 @@ def clean_env(term_override=None):
 
 
 class Server:
-    """One private tmux server with one session `s` of one pane."""
+    """One private tmux server (`tmux -S WORK/tmux.sock -f /dev/null`: its socket lives and dies
+    with the try's directory) with one session `s` of one pane."""
 
     def __init__(self, cols, rows, work, term=None):
+        self.sock = os.path.join(work, "tmux.sock")
         with _servers_lock:
-            _counter[0] += 1
-            self.name = "tmuxcheck%d_%d" % (os.getpid(), _counter[0])
-            _servers.add(self.name)
+            _servers.add(self.sock)
         self.cols, self.rows, self.work, self.term = cols, rows, work, term
         self.env = clean_env()
 
     def tmux(self, *args, check=True, timeout=20):
+        if STOP.is_set() and args[0] != "kill-server":
+            raise Harness("stopped")
         try:
-            r = subprocess.run(["tmux", "-u", "-L", self.name, "-f", "/dev/null"] + list(args),
+            r = subprocess.run(["tmux", "-u", "-S", self.sock, "-f", "/dev/null"] + list(args),
                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                env=self.env, timeout=timeout)
         except subprocess.TimeoutExpired:
@@ -202,7 +204,11 @@ class Server:
     def kill(self):
         self.tmux("kill-server", check=False)
         with _servers_lock:
-            _servers.discard(self.name)
+            _servers.discard(self.sock)
+        try:
+            os.unlink(self.sock)
+        except OSError:
+            pass
 
     def screen(self):
         """(visible rows as text, cursor x, cursor y)."""
@@ -235,15 +241,28 @@ class Server:
 
 def kill_all_servers():
     with _servers_lock:
-        names = list(_servers)
-    for name in names:
-        subprocess.run(["tmux", "-L", name, "kill-server"], stdin=subprocess.DEVNULL,
+        socks = list(_servers)
+    for sock in socks:
+        subprocess.run(["tmux", "-S", sock, "kill-server"], stdin=subprocess.DEVNULL,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            os.unlink(sock)
+        except OSError:
+            pass
+
+
+def stop(*_):
+    """SIGTERM, SIGHUP, SIGINT: no new tmux command, every server killed; the tries end as harness
+    failures and main returns 2."""
+    STOP.set()
+    kill_all_servers()
 
 
 def wait_until(cond, timeout, what, interval=0.03):
     deadline = time.monotonic() + timeout
     while True:
+        if STOP.is_set():
+            raise Harness("stopped")
         value = cond()
         if value:
             return value
@@ -754,7 +773,7 @@ def key_missed(pane, echo):
     if i < 0:
         return False
     rest = pane[i:]
-    p = re.search(rb"(?:\r\n|\n|\r)(?:\x1b\[\?2004[hl])*\$ ", rest)
+    p = re.search(rb"(?:[\r\n]|\x1b\[\?2004h)\$ ", rest)
     e = rest.find(echo)
     return p is not None and (e < 0 or p.start() < e)
 
@@ -1243,7 +1262,8 @@ def fuzz_split(rnd, data):
 
 def run_script_pair(opts, work, tag, runs):
     """runs: [(name, chunks, program, args)], run side by side, each in its own server; returns
-    {name: (colours capture, Try)} after each program exited and its screen settled."""
+    {name: (colours capture, Try, (cursor column, cursor row))} after each program exited and its
+    screen settled (the cursor is where the `#` written after the program left it)."""
     tries = {}
     try:
         for name, chunks, prog, args in runs:
@@ -1255,7 +1275,10 @@ def run_script_pair(opts, work, tag, runs):
             t = tries[name]
             wait_until(t.done, duration(chunks, 1.0) + 30, "%s to exit" % name, 0.02)
         for name, _, _, _ in runs:
-            out[name] = (wait_stable(tries[name].srv), tries[name])
+            srv = tries[name].srv
+            cap = wait_stable(srv)
+            x, y = srv.tmux("display", "-p", "-t", "s", "#{cursor_x} #{cursor_y}").split()
+            out[name] = (cap, tries[name], (int(x), int(y)))
         return out
     finally:
         for t in tries.values():
@@ -1288,8 +1311,8 @@ def run_fuzz_case(opts, work, case, rnd):
     except Hang as e:
         case.update(labels=["hang"], detail=str(e))
         return "fail", case, None, "", ""
-    tw, tw_try = got["tw"]
-    cat, _ = got["cat"]
+    tw, tw_try, _ = got["tw"]
+    cat, _, _ = got["cat"]
     a, b = parse_capture(cat), parse_capture(tw)
     if a == b:
         return "same", case, tw_try, tw, cat
@@ -1442,6 +1465,81 @@ def cmd_shrink(opts):
 
 
 # ------------------------------------------------------------------------------------------------
+# probe: what tmux does with the inputs terminals disagree on, and whether typewrite leaves the same
+
+
+M, W, Z = "\U0001f468", "\U0001f469", "\u200d"
+PROBES = [
+    # (name, reads 80 ms apart, columns)
+    ("U+2028 LINE SEPARATOR", ["ab\u2028cd"], 20),
+    ("U+2029 PARAGRAPH SEPARATOR", ["ab\u2029cd"], 20),
+    ("BOM mid-line", ["ab\ufeffcd"], 20),
+    ("soft hyphen", ["ab\u00adcd"], 20),
+    ("ZWSP", ["ab\u200bcd"], 20),
+    ("VS16 after a text-default emoji", ["ab\u2764\ufe0fcd"], 20),
+    ("ZWJ sequence, one read", ["ab" + M + Z + W + "cd"], 20),
+    ("ZWJ ends a read", ["ab" + M + Z, W + "cd"], 20),
+    ("ZWJ starts a read", ["ab" + M, Z + W + "cd"], 20),
+    ("ZWJ alone in a read", ["ab" + M, Z, W + "cd"], 20),
+    ("ZWJ then CR, one read", ["ab" + M + Z + "\r" + W + "cd"], 20),
+    ("ZWJ then CR, CR in the next read", ["ab" + M + Z, "\r" + W + "cd"], 20),
+    ("ZWJ then LF, one read", ["ab" + M + Z + "\n" + W + "cd"], 20),
+    ("ZWJ then CUF, one read", ["ab" + M + Z + "\x1b[C" + W + "cd"], 20),
+    ("ZWJ then CUB, one read", ["ab" + M + Z + "\x1b[D" + W + "cd"], 20),
+    ("ZWJ then CHA, one read", ["ab" + M + Z + "\x1b[1G" + W + "cd"], 20),
+    ("ZWJ then EL, one read", ["ab" + M + Z + "\x1b[K" + W + "cd"], 20),
+    ("ZWJ then SGR, one read", ["ab" + M + Z + "\x1b[31m" + W + "cd"], 20),
+    ("ZWJ then SGR, SGR in the next read", ["ab" + M + Z, "\x1b[31m" + W + "cd"], 20),
+    ("ZWJ then BOM, one read", ["ab" + M + Z + "\ufeff" + W + "cd"], 20),
+    ("ZWJ then TAB, one read", ["ab" + M + Z + "\t" + W + "cd"], 20),
+    ("ZWJ then BS, one read", ["ab" + M + Z + "\b" + W + "cd"], 20),
+    ("ZWJ at the start of the screen", [Z + "ab" + W + "cd"], 20),
+    ("cluster longer than 21 bytes", ["ab" + M + Z + W + Z + "\U0001f467" + Z + "\U0001f466" + "cd"], 20),
+    ("skin tone in the next read", ["ab\U0001f44d", "\U0001f3fdcd"], 20),
+    ("combining mark in the next read", ["abe", "\u0301cd"], 20),
+    ("second regional indicator in the next read", ["ab\U0001f1ef", "\U0001f1f5cd"], 20),
+    ("wide character that does not fit the last column", ["123456789\u6f22cd"], 10),
+    ("text ends exactly in the last column", ["1234567890"], 10),
+    ("UTF-8 cut by CR", [b"ab\xc3", b"\r\xa9cd"], 20),
+]
+
+
+def cmd_probe(opts):
+    """Runs each probe through cat and the program; prints cat's row (`#` marks where the cursor was
+    left; invisible characters as \\uXXXX) and whether the program left the same screen."""
+    work = tempfile.mkdtemp(prefix="tmux-check-")
+    prog, args = program_for(opts)
+    if os.path.basename(prog) != "cat" and not opts.args_given:
+        args = ["--cps", "2000"]
+    differing = 0
+    try:
+        for k, (name, reads, cols) in enumerate(PROBES):
+            chunks = [(80.0 if i else 0.0, r if isinstance(r, bytes) else r.encode("utf-8"))
+                      for i, r in enumerate(reads)]
+            sub = argparse.Namespace(**vars(opts))
+            sub.cols, sub.rows = cols, 5
+            got = run_script_pair(sub, work, "p%02d" % k, [("cat", chunks, "cat", []), ("tw", chunks, prog, args)])
+            cat_rows, tw_rows = parse_capture(got["cat"][0]), parse_capture(got["tw"][0])
+            same = cat_rows == tw_rows
+            differing += not same
+
+            def show(rows):
+                t = " / ".join(row_text(r) for r in rows)
+                return "".join(c if c.isprintable() and c not in "\u00ad\u200b" else "\\u%04x" % ord(c) for c in t)
+            print("%-50s %-44s cat: %s  (cursor at column %d)" % (
+                name, " | ".join(ascii(r).lstrip("b")[1:-1] for r in reads)[:44], show(cat_rows), got["cat"][2][0] - 1))
+            if not same:
+                print("%-50s %-44s %s: %s  (cursor at column %d)" % ("", "", os.path.basename(prog), show(tw_rows),
+                                                                      got["tw"][2][0] - 1))
+            print("%-50s %-44s %s" % ("", "", "same" if same else "DIFFERS"), flush=True)
+    finally:
+        if not opts.keep_work:
+            shutil.rmtree(work, ignore_errors=True)
+    print("probe: %d probes, %d where %s differs from cat" % (len(PROBES), differing, os.path.basename(prog)))
+    return differing
+
+
+# ------------------------------------------------------------------------------------------------
 # driver
 
 
@@ -1508,6 +1606,8 @@ def run_tries(opts, kind, fn):
     lock = threading.Lock()
 
     def one(i):
+        if STOP.is_set():
+            return
         rnd = random.Random("tmux-check/%s/%s/%d" % (kind, opts.seed, i))
         try:
             clean, info, t, got, want = fn(opts, work, cache, inputs, i, rnd)
@@ -1543,6 +1643,8 @@ def cmd_fuzz(opts):
     lock = threading.Lock()
 
     def one(i):
+        if STOP.is_set():
+            return
         try:
             verdict, case, t, got, want = fuzz_case(opts, work, i, opts.seed)
         except (Harness, Hang) as e:
@@ -1633,7 +1735,7 @@ def main(argv=None):
         return feed_main(argv[1:])
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
-    ap.add_argument("command", choices=["ctrl-c", "resize", "suspend", "fuzz", "replay", "shrink"])
+    ap.add_argument("command", choices=["ctrl-c", "resize", "suspend", "fuzz", "replay", "shrink", "probe"])
     ap.add_argument("case", nargs="?", help="replay, shrink: a case directory saved by --keep")
     ap.add_argument("--bin", help="the program to judge (default .build/release/typewrite; `cat` for sanity)")
     ap.add_argument("--args", help="arguments for typewrite (default: none; fuzz: --cps 2000 or none)")
@@ -1673,8 +1775,8 @@ def main(argv=None):
     opts.bin = os.path.abspath(resolved)
     if opts.tries is None:
         opts.tries = 100 if opts.command == "fuzz" else 20
-    for sig in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(sig, lambda *_: sys.exit(2))
+    for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+        signal.signal(sig, stop)
     started = time.monotonic()
     try:
         if opts.command in ("replay", "shrink"):
@@ -1682,13 +1784,19 @@ def main(argv=None):
                 print("tmux-check: %s needs a case directory" % opts.command, file=sys.stderr)
                 return 2
             return cmd_replay(opts) if opts.command == "replay" else cmd_shrink(opts)
-        if opts.command == "fuzz":
+        if opts.command == "probe":
+            failing = cmd_probe(opts)
+            opts.tries = len(PROBES)
+        elif opts.command == "fuzz":
             failing = cmd_fuzz(opts)
         else:
             fn = {"ctrl-c": ctrl_c_try, "resize": resize_try, "suspend": suspend_try}[opts.command]
             results = run_tries(opts, opts.command, fn)
             failing = summarise(opts.command, results)
         took = time.monotonic() - started
+        if STOP.is_set():
+            print("tmux-check: stopped", file=sys.stderr)
+            return 2
         print("%s (%d of %d failing; %.0f s)" % ("FAIL" if failing else "PASS", failing, opts.tries, took))
         return 1 if failing else 0
     except Harness as e:
