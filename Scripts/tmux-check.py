@@ -1,17 +1,26 @@
 #!/usr/bin/env python3
 """tmux-check: does typewrite leave what cat leaves in tmux while the user acts mid-stream?
 
-Each try runs in its own tmux server (`tmux -L NAME -f /dev/null`, so no user configuration) with a
-fixed size, LANG=C.UTF-8, the TERM tmux sets in its panes (tmux-256color unless --term), and an
-interactive `bash --norc --noprofile` whose prompt is `$ `. A feeder process writes the input into
-the pipe in timed chunks (`$F 2>/dev/null | $T`; F and T are one-word scripts, so the command line
-on the screen is the same for typewrite and for cat) and logs the byte offset and time of every
-write, so the judge knows which prefixes the program can have received. The screen is judged from
+Each try runs in its own tmux server (`tmux -S WORK/tmux.sock -f /dev/null`: no user configuration,
+the socket goes with the try) with a fixed size, LANG=C.UTF-8, the TERM tmux sets in its panes
+(tmux-256color unless --term), and an interactive `bash --norc --noprofile` whose prompt is `$ `. A
+feeder writes the input into the pipe in timed chunks (`$F 2>/dev/null | $T`; F and T are one-word
+scripts, so the command line on the screen is the same for typewrite and for cat) and logs the
+byte offset and time of every write, so the judge knows which prefixes the program can have
+received; `pipe-pane` records every byte the pane received, in order, so the judge can tell where
+the tty's ^C/^Z echo fell among the program's writes. The screen is judged from
 `capture-pane -p -e -J -S - -E -` (the whole scrollback, wrapped rows joined, with colours) parsed
 into cells; a blank cell without background, reverse video or lines is the same as no cell.
 
-Subcommands (each takes --bin PATH, default .build/release/typewrite; --tries N; --seed S; --jobs J
-parallel tmux servers; --keep DIR to save each failing case; --cols/--rows; --args "typewrite args"):
+Usage: tmux-check.py SUBCOMMAND [--bin PATH] [--tries N] [--seed S] [--jobs J] [--keep DIR] ...
+  --bin PATH   the program (default .build/release/typewrite); `--bin cat` is the sanity run: every
+               subcommand must be clean with it, which shows the judge has no false positives
+  --jobs J     tries side by side, each in its own tmux server (default 1)
+  --keep DIR   save each failing case (case.json, schedule.trace, input.bin, pane.log: the bytes the
+               pane received, typewrite.capture, cat.capture, diff.txt) in DIR/CLASS-SEED-NNNN
+  --args "..." typewrite's arguments (default none; fuzz: --cps 2000 in 4 cases of 5, else none)
+  --cols/--rows the terminal (80x24); --input NAMES only these inputs; --trace FILE[:SPEED] another
+               input; --at S the key S seconds after the feeder starts (ctrl-c, suspend)
 
   ctrl-c   C-c at a random moment. Clean: the screen, text and colours, equals what cat leaves
            for a prefix typewrite can have received (a chunk boundary among the last --candidates
@@ -24,17 +33,37 @@ parallel tmux servers; --keep DIR to save each failing case; --cols/--rows; --ar
            Clean: the stream's text is cat's (the shell's lines and the ^Z echo aside), the shell's
            lines are intact, no cell has a style cat's screen lacks, and the exit status is 0.
   fuzz     Differential: random streams of grapheme clusters, controls, SGR spellings, cursor
-           moves and broken UTF-8, cut into reads 0-50 ms apart, through typewrite (--cps 2000 or
-           the defaults) and through cat with the same reads; the whole scrollback with colours and
-           a `#` written after the program exits (it shows the cursor and the pen) must be equal.
-           A difference is checked against cat with other read splits: when cat disagrees with
-           itself the case is tmux's split dependence, counted apart, not a typewrite failure.
-  replay   CASE-DIR: runs a case saved by --keep again and prints the verdict and a diff.
+           moves and broken UTF-8, cut into reads 0-50 ms apart, through typewrite and through cat
+           with the same reads; the whole scrollback with colours and a `#` written after the
+           program exits (it shows the cursor and the pen) must be equal. A difference is checked
+           against cat in one write and under another split: typewrite equal to one of those is
+           cat-equivalent; when cat disagrees with itself and typewrite matches none, the case is
+           tmux's split dependence, counted apart. --avoid KINDS leaves content out, to look past a
+           failure already known. 2 cases in 5 may hold ZWJs (the rest are conclusive).
+  replay   CASE-DIR: runs a case saved by --keep again; prints the verdict and a diff.
+  shrink   CASE-DIR: makes a failing fuzz case small (--attempts N for a flaky one); saves
+           CASE-DIR-small and prints its reads.
+  probe    Runs the inputs terminals disagree on (U+2028, ZWJ before CR/LF/CUF/SGR/BOM, a ZWJ at
+           the end of a read, clusters over 21 bytes...) through cat and the program; prints what
+           tmux shows and where it left the cursor, and whether the program left the same.
 
-Classes of failure (a try can have several) are printed per subcommand; the last line is
-`PASS` or `FAIL` with counts. Exit status: 0 when every try is clean, 1 when one is not, 2 when the
-harness itself failed (a timeout waiting for the shell is a failure of the try, `hang`).
-Sanity: `--bin cat` must be clean for every subcommand (it proves the judge has no false positives).
+Output: a line per failing try (with -v every try), then per subcommand the tries, clean, failing
+with the count per class (a try can have several), missed (the program had exited before the key),
+and the last line `PASS` or `FAIL`. Exit status: 0 when every try is clean, 1 when one is not, 2
+when the harness itself could not run (a shell that does not come back is the try's `hang`).
+
+Classes: caret-missing / caret-inside (the tty's ^C or ^Z echo overwritten, or with text after it),
+caret-colour (echo drawn in another pen), text-lost / text-doubled / text-extra / text-garbled,
+fade-colour (a cell in a style cat's screen does not have), pen-left (the shell's next line drawn
+in another pen than cat leaves), prompt-garbled, shell-lines-overwritten (suspend), layout,
+text-colour, prompt-colour, rc, hang. Counted as clean but named: zwj-split (the texts differ only
+in the input's ZWJ sequences) and lost-in-flight (suspend: a piece missing where the stream stopped).
+
+What tmux 3.3a does that the judge allows for (see `probe`): a ZWJ that ends one read of the pty is
+dropped and the next emoji stands alone; a character that would make a cell's cluster longer than
+21 bytes is dropped; so cat's screen of a ZWJ sequence depends on how its writes fell. A signal key
+(^C, ^Z) flushes the tty's output queue (no NOFLSH): what the program wrote and the terminal had
+not read yet is lost, with cat too, and a character cut there loses its other bytes.
 
 Needs Python 3.8+ (standard library only) and tmux (measured with 3.3a).
 """
@@ -600,9 +629,16 @@ def copied_inputs():
     return out
 
 
-def all_inputs(cols):
+def all_inputs(cols, traces=()):
+    """The inputs by name, with traces given by --trace (named by their file name) added."""
     d = builtin_inputs(cols)
     d.update(copied_inputs())
+    for path in traces:
+        speed = 1.0
+        if ":" in path and path.rsplit(":", 1)[1].replace(".", "", 1).isdigit():
+            path, sp = path.rsplit(":", 1)
+            speed = float(sp)
+        d[os.path.splitext(os.path.basename(path))[0]] = (load_trace(path), speed, True)
     return d
 
 
@@ -721,7 +757,10 @@ def stream_region(text, end_pattern):
     except StopIteration:
         return None, None, None
     end = next((i for i in range(start + 1, len(lines)) if re.match(end_pattern, lines[i])), len(lines))
-    return lines[start + 1:end], lines[:start + 1], lines[end:]
+    tail = lines[end:]
+    while tail and not tail[-1].strip():
+        tail.pop()
+    return lines[start + 1:end], lines[:start + 1], tail
 
 
 def prefix_chunks(chunks, speed, offset, timed):
@@ -778,6 +817,12 @@ def key_missed(pane, echo):
     return p is not None and (e < 0 or p.start() < e)
 
 
+def without_echo(lines, echo):
+    """The lines' text with the first `echo` taken out, then trailing blanks."""
+    text = "\n".join(lines).replace(echo, "", 1)
+    return "\n".join(l.rstrip() for l in text.split("\n"))
+
+
 def find_cells(rows, needle):
     """(row, cell) of the first `needle` in the rows' text, or None."""
     for r, row in enumerate(rows):
@@ -802,9 +847,9 @@ def judge_ctrl_c(tw_colours, tw_plain, refs, loose=None):
     best, best_ratio = None, -1.0
     for ref in refs:
         region, _, _ = stream_region(ref[2], end)
-        text = "\n".join(l.rstrip() for l in region).replace("^C", "", 1)
-        ratio = 2.0 if text == tw_text.replace("^C", "", 1) else difflib.SequenceMatcher(
-            None, text, tw_text.replace("^C", "", 1), autojunk=False).ratio()
+        text = without_echo(region, "^C")
+        ratio = 2.0 if text == without_echo(tw_region, "^C") else difflib.SequenceMatcher(
+            None, text, without_echo(tw_region, "^C"), autojunk=False).ratio()
         if ratio > best_ratio:
             best, best_ratio = ref, ratio
     labels = set()
@@ -814,7 +859,7 @@ def judge_ctrl_c(tw_colours, tw_plain, refs, loose=None):
         labels.add("caret-missing")
     elif tw_text.index("^C") != len(tw_text.rstrip("\n")) - 2:
         labels.add("caret-inside")
-    text = text_labels(ref_text.replace("^C", "", 1), tw_text.replace("^C", "", 1), loose)
+    text = text_labels(without_echo(ref_region, "^C"), without_echo(tw_region, "^C"), loose)
     labels |= text
     if [l.rstrip() for l in tw_tail] != [l.rstrip() for l in ref_tail]:
         labels.add("prompt-garbled")
@@ -853,7 +898,7 @@ def ctrl_c_try(opts, work, cache, inputs, index, rnd):
     name = rnd.choice(sorted(inputs))
     chunks, speed, _ = inputs[name]
     at = rnd.uniform(0.3, duration(chunks, speed) + 1.0)
-    return run_ctrl_c(opts, work, cache, inputs, index, name, at)
+    return run_ctrl_c(opts, work, cache, inputs, index, name, opts.at if opts.at is not None else at)
 
 
 def run_ctrl_c(opts, work, cache, inputs, index, name, at):
@@ -1044,6 +1089,9 @@ def suspend_stream(plain, echo_line):
     if end is None:
         return None, {"prompt-garbled"}
     pre = lines[cmd + 1:stop]
+    if pre:
+        # Trailing blanks of the line the stream stopped in are the stream's: text continues there.
+        pre[-1] = plain.split("\n")[stop - 1]
     if not pre or "^Z" not in pre[-1]:
         labels.add("caret-missing")
     else:
@@ -1086,7 +1134,8 @@ def suspend_try(opts, work, cache, inputs, index, rnd):
     at = rnd.uniform(0.3, duration(chunks, speed) + 1.0)
     echo_line = rnd.random() < 0.5
     pause = rnd.uniform(0.1, 1.0)
-    return run_suspend(opts, work, cache, inputs, index, name, at, echo_line, pause)
+    return run_suspend(opts, work, cache, inputs, index, name, opts.at if opts.at is not None else at,
+                       echo_line, pause)
 
 
 def run_suspend(opts, work, cache, inputs, index, name, at, echo_line, pause):
@@ -1595,7 +1644,7 @@ def summarise(kind, results, extra=""):
 
 
 def run_tries(opts, kind, fn):
-    inputs = all_inputs(opts.cols)
+    inputs = all_inputs(opts.cols, opts.trace)
     if opts.input:
         inputs = {k: v for k, v in inputs.items() if k in opts.input.split(",")}
         if not inputs:
@@ -1701,7 +1750,7 @@ def cmd_replay(opts):
         else:
             opts.bin = case["bin"]
             opts.args = " ".join(shlex.quote(a) for a in case.get("args", []))
-            inputs = all_inputs(opts.cols)
+            inputs = all_inputs(opts.cols, opts.trace)
             name = case["input"]
             if name not in inputs:
                 raise Harness("input %s is not known" % name)
@@ -1748,6 +1797,9 @@ def main(argv=None):
     ap.add_argument("--rows", type=int, default=24)
     ap.add_argument("--term", help="default-terminal for the panes (default: tmux's own)")
     ap.add_argument("--input", help="only these inputs (comma separated names)")
+    ap.add_argument("--trace", action="append", default=[], metavar="FILE[:SPEED]",
+                    help="another input: a trace file (JSON lines {delay_ms, hex}), named by its file name")
+    ap.add_argument("--at", type=float, help="ctrl-c, suspend: the key this many seconds after the feeder starts")
     ap.add_argument("--candidates", type=int, default=4, help="ctrl-c: chunk boundaries tried as prefixes")
     ap.add_argument("--avoid", default="", help="fuzz: leave out these kinds of content (comma separated: %s)"
                     % ", ".join(sorted(AVOIDABLE)))
