@@ -36,7 +36,8 @@ Usage: tmux-check.py SUBCOMMAND [--bin PATH] [--tries N] [--seed S] [--jobs J] [
            moves and broken UTF-8, cut into reads 0-50 ms apart, through typewrite and through cat
            with the same reads; the whole scrollback with colours and a `#` written after the
            program exits (it shows the cursor and the pen) must be equal. A difference is checked
-           against cat in one write and under another split: typewrite equal to one of those is
+           against cat in one write, under another split and with the same reads again (their
+           timing alone moves tmux's read boundaries): typewrite equal to one of those is
            cat-equivalent; when cat disagrees with itself and typewrite matches none, the case is
            tmux's split dependence, counted apart. --avoid KINDS leaves content out, to look past a
            failure already known. 2 cases in 5 may hold ZWJs (the rest are conclusive).
@@ -1365,10 +1366,11 @@ def run_fuzz_case(opts, work, case, rnd):
     a, b = parse_capture(cat), parse_capture(tw)
     if a == b:
         return "same", case, tw_try, tw, cat
-    # Does cat agree with itself under other read splits? (one write; another random split)
+    # Does cat agree with itself under other read splits? (one write; another random split; the same
+    # reads again: their timing alone can join or part writes where tmux reads them)
     data = b"".join(c for _, c in chunks)
     alt_rnd = random.Random("tmux-check/fuzz-alt/%s/%d" % (case["seed"], case["index"]))
-    alts = [("one", [(0.0, data)]), ("resplit", fuzz_split(alt_rnd, data))]
+    alts = [("one", [(0.0, data)]), ("resplit", fuzz_split(alt_rnd, data)), ("again", chunks)]
     try:
         got_alt = run_script_pair(sub, work, tag + "-alt", [(n, c, "cat", []) for n, c in alts])
     except Hang as e:
