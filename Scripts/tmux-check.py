@@ -1385,7 +1385,8 @@ def run_fuzz_case(opts, work, case, rnd):
     ta = [row_text(r) for r in a]
     tb = [row_text(r) for r in b]
     if ta != tb:
-        labels |= text_labels("\n".join(ta), "\n".join(tb)) or {"zwj-only"}
+        loose = zwj_components(data.decode("utf-8", errors="replace"))
+        labels |= text_labels("\n".join(ta), "\n".join(tb), loose) or {"zwj-split"}
     else:
         labels.add("colour")
     fade = styles_of(b) - styles_of(a) - {DEFAULT}
@@ -1393,9 +1394,13 @@ def run_fuzz_case(opts, work, case, rnd):
         labels.add("fade-colour")
     case.update(labels=sorted(labels),
                 detail="fade styles: %s" % "; ".join(sorted(describe_style(s) for s in fade)) if fade else "")
+    if labels == {"zwj-split"}:
+        # The texts differ only in the stream's ZWJ sequences: tmux 3.3a shows those differently
+        # for reads that fall differently, even for cat with the same reads (the sanity run saw it).
+        split = split or ["zwj"]
     if split:
         case["split_dependent"] = split
-        case["cat_alt"] = {n: got_alt[n][0] for n in split}
+        case["cat_alt"] = {n: got_alt[n][0] for n in split if n in got_alt}
         return "split", case, tw_try, tw, cat
     return "fail", case, tw_try, tw, cat
 
@@ -1725,10 +1730,12 @@ def cmd_fuzz(opts):
             for lab in case.get("labels", []):
                 bad[lab] = bad.get(lab, 0) + 1
     parts = ", ".join("%s %d" % kv for kv in sorted(bad.items(), key=lambda kv: (-kv[1], kv[0])))
+    zwj = sum(1 for v, c in results if v == "split" and c.get("split_dependent") == ["zwj"])
     print("fuzz: %d cases, %d identical (%d of them to cat under another read split), %d differing (typewrite)%s, "
-          "%d split-dependent (cat-vs-cat differs, typewrite matches none)"
+          "%d split-dependent (typewrite matches no cat, and cat differs with itself%s)"
           % (opts.tries, counts["same"] + counts["same-other"], counts["same-other"], counts["fail"],
-             (": " + parts) if parts else "", counts["split"]))
+             (": " + parts) if parts else "", counts["split"],
+             (", or, in %d, only the stream's ZWJ sequences differ" % zwj) if zwj else ""))
     return counts["fail"]
 
 
