@@ -85,6 +85,9 @@ package struct PollDriver {
     private var cursorQuery: TerminalQuery?
     /// The copy's write failed (said once; the run goes on and fails at the end).
     private var teeFailed = false
+    /// Output made before a signal arrived and not written yet: it goes out after the signal is
+    /// handled, behind the erasure of the key's echo.
+    private var held = SessionOutput()
     /// Whether the current input goes to the output inside the kernel (`System.copyInKernel`):
     /// bytes passed through unchanged from a regular file to anything but a terminal. Decided
     /// when the input opens; off for good once the kernel refuses the pair.
@@ -118,6 +121,21 @@ package struct PollDriver {
 
         while true {
             var now = System.monotonicNow()
+            if let signals = setup.signals, !out.isEmpty, System.poll([(signals, System.pollIn)], timeout: 0)[0] & System.pollIn != 0 {
+                // A signal came while this output was being made: the tty may have echoed a key
+                // where the cursor rests now, so the output waits until the signal is handled.
+                held.append(out)
+                out.removeAll()
+                for (signo, fromTerminal) in System.drainSignals(signals) {
+                    if let response = handleSignal(signo, fromTerminal: fromTerminal, &session, at: now, out: &out) { return response }
+                }
+                continue
+            }
+            if !held.isEmpty {
+                held.append(out)
+                out = held
+                held.removeAll()
+            }
             if let failure = emit(&out) { return failure }
             if current == nil && demo == nil && !session.inputEnded && session.wantsInput {
                 openNextInput(&session, at: now, into: &out)
@@ -325,6 +343,20 @@ package struct PollDriver {
         if fromTerminal && session.isAnimated {
             echo = System.keyEcho(for: signo, terminal: setup.output, userMode: colorQuery?.savedMode ?? cursorQuery?.savedMode ?? keyMode)
             if echo?.landed == true { _ = System.poll([], timeout: Self.echoWait) }
+        }
+        if !held.isEmpty {
+            // Output made before the signal and not written: the echo landed before it, where the
+            // cursor rested. Erase it there, write the output, then handle the signal with the
+            // echo as not landed (it is written after the text).
+            var before = SessionOutput()
+            if let landed = echo, landed.landed, let erase = session.eraseEcho(landed) {
+                before.bytes = erase
+                echo = KeyEcho(landed.bytes, landed: false)
+            }
+            before.append(held)
+            held.removeAll()
+            before.append(out)
+            out = before
         }
         switch session.handle(signal, echo: echo, at: now, into: &out) {
         case .carryOn:

@@ -40,6 +40,18 @@ package struct FadeRenderer: Sendable {
     /// Whether restyled cells may be repainted by moving the cursor (not after a signal, when
     /// the tty may have echoed `^C`).
     private var restylesMayMove = true
+    /// Where the cursor rested, and the terminal's pen, when the last output began: for erasing an
+    /// echo the tty wrote before that output reached the terminal.
+    private var restBefore = Rest()
+
+    private struct Rest {
+        var column: Int?
+        var pendingWrap = false
+        var bounds: ClosedRange<Int>?
+        var columns: Int?
+        var pen = GraphicRendition()
+        var penIsUnknown = false
+    }
 
     /// Whether the input left an OSC 8 hyperlink open.
     package var hyperlinkOpen: Bool { model.hyperlinkOpen }
@@ -253,6 +265,40 @@ package struct FadeRenderer: Sendable {
     /// goes on there, settled, until a line feed or a carriage return makes the column certain.
     package mutating func resumed(into out: inout [UInt8]) { forgetCursor(into: &out) }
 
+    private mutating func noteRest() {
+        restBefore = Rest(column: model.column, pendingWrap: model.pendingWrap, bounds: model.columnBounds, columns: model.columns,
+                          pen: pens.terminal, penIsUnknown: model.penIsUnknown)
+    }
+
+    /// The bytes that erase `echo`, which the tty wrote where the cursor rested before the last
+    /// output this renderer made (that output has not reached the terminal yet: a signal came
+    /// first), and leave the cursor and the pen as that output expects them. Nil when the place
+    /// is not certain (the cursor was in pending wrap, or its column unknown near the margin).
+    public func eraseEcho(_ echo: KeyEcho) -> [UInt8]? {
+        let rest = restBefore
+        guard let columns = rest.columns, !rest.pendingWrap else { return nil }
+        var out: [UInt8] = Array("\u{1B}[0m".utf8)  // erase in the default colours
+        if let c = rest.column {
+            if c + echo.width > columns {
+                // The echo wrapped: erase its part on the row below, go back up.
+                out += [0x0D, 0x1B, 0x5B, 0x4B]
+                ControlSequence.append(&out, 1, final: ControlSequence.cuu)
+            }
+            ControlSequence.append(&out, c + 1, final: ControlSequence.cha, always: true)
+            ControlSequence.append(&out, min(echo.width, columns - c), final: ControlSequence.ech)
+        } else if let bounds = rest.bounds, bounds.upperBound + echo.width < columns {
+            ControlSequence.append(&out, echo.width, final: ControlSequence.cub)
+            ControlSequence.append(&out, echo.width, final: ControlSequence.ech)
+        } else {
+            return nil
+        }
+        if !rest.penIsUnknown {
+            let params = rest.pen.render()
+            if !params.isEmpty { out += Array("\u{1B}[0;\(params)m".utf8) }
+        }
+        return out
+    }
+
     /// Finds the anchor again after the tty's `echo` (`LiveRegion.reanchor`).
     private mutating func reanchor(afterEcho echo: KeyEcho, into out: inout [UInt8]) -> Bool {
         row.sync(model)
@@ -369,6 +415,7 @@ package struct FadeRenderer: Sendable {
     /// Writes the clusters due at `front` (all with `finishing`), those before `settledUpTo` settled.
     private mutating func render(front: Double, finishing: Bool, settledUpTo: Int, moves: LiveRegion.Moves = .relative,
                                  into out: inout [UInt8]) {
+        if out.isEmpty { noteRest() }
         framing.begin(at: out.count)
         if markdown.repaintRestyled(model: model, screenRows: ahead.rows, mayMove: restylesMayMove, live: &live, row: &row,
                                     pens: &pens, colors: colors, into: &out) {
@@ -675,6 +722,7 @@ package struct FadeRenderer: Sendable {
         out.append(byte)
         model.control(byte)
         row.sync(model)
+        if byte == 0x0D || byte == 0x08 { row.markMovedBack() }
         markdown.control(byte, model: model, screenRows: ahead.rows)
     }
 
@@ -722,6 +770,7 @@ package struct FadeRenderer: Sendable {
         if kind != .operatingSystemCommand { markdown.forgetPainted() }
         model.sequence(bytes, kind: kind)
         row.sync(model)
+        if case .csi(let final, _, _, _) = kind, [0x44, 0x47, 0x60, 0x5A].contains(final) { row.markMovedBack() }  // CUB, CHA, HPA, CBT
         syncTerminalPen()
     }
 }

@@ -226,6 +226,9 @@ struct RowRecord: Sendable {
     private var clusters: [Int: (bytes: [UInt8], width: Int, pen: Int)] = [:]
     /// Whether every column of the row is known: blank, or drawn here.
     private(set) var complete = true
+    /// Whether the cursor went back along the row since it began (CR, BS, CUB, CHA): cells right
+    /// of the cursor may then show text.
+    private(set) var movedBack = false
     /// `TerminalModel.rowChanges` and `blankRowStarts` when `keys` was last known to match the
     /// cursor's row.
     private var seenRowChanges = 0
@@ -239,12 +242,16 @@ struct RowRecord: Sendable {
         keys.removeAll(keepingCapacity: true)
         clusters.removeAll(keepingCapacity: true)
         complete = starts == changes && model.rowsBelowAreBlank
+        if starts > 0 { movedBack = false }
         seenRowChanges = model.rowChanges
         seenBlankRowStarts = model.blankRowStarts
     }
 
     /// Something was drawn on the row that the record cannot draw again.
     mutating func markIncomplete() { complete = false }
+
+    /// The cursor went back along the row.
+    mutating func markMovedBack() { movedBack = true }
 
     /// Whether column `column` shows `key` (never for key 0).
     func shows(_ key: UInt64, at column: Int) -> Bool { key != 0 && column < keys.count && keys[column] == key }
@@ -393,6 +400,7 @@ extension LiveRegion {
             // Only bounds known: moving back is exact only where the echo cannot have wrapped.
             guard let bounds = model.columnBounds, !model.pendingWrap, bounds.upperBound + width < columns else { return false }
             ControlSequence.append(&out, width, final: ControlSequence.cub)
+            eraseEcho(width, row: row, pens: &pens, penIsUnknown: model.penIsUnknown, into: &out)
             return true
         }
         let echoWrapped = model.pendingWrap || c + width > columns
@@ -423,6 +431,17 @@ extension LiveRegion {
         }
         guard !echoWrapped else { return false }
         ControlSequence.append(&out, c + 1, final: ControlSequence.cha, always: true)
+        eraseEcho(width, row: row, pens: &pens, penIsUnknown: model.penIsUnknown, into: &out)
         return true
+    }
+
+    /// Erases `width` cells at the cursor, where the echo is, when nothing but the echo can be
+    /// there (the cursor never went back along the row: it is where the row's text ends).
+    private func eraseEcho(_ width: Int, row: RowRecord, pens: inout PenBook, penIsUnknown: Bool, into out: inout [UInt8]) {
+        guard !row.movedBack, !penIsUnknown else { return }
+        let pen = pens.terminal
+        pens.reset(terminalPenIsUnknown: penIsUnknown, into: &out)
+        ControlSequence.append(&out, width, final: ControlSequence.ech)
+        pens.set(pen, terminalPenIsUnknown: penIsUnknown, into: &out)
     }
 }

@@ -28,6 +28,9 @@ protocol TerminalWriter: Sendable {
     mutating func relieveMemory(at time: Seconds, into out: inout [UInt8])
     /// Everything received, settled, for a signal that ends the run (`FadeRenderer.interrupt`).
     mutating func interrupt(echo: KeyEcho?, into out: inout [UInt8])
+    /// The bytes that erase a key's echo the tty wrote before the writer's last output reached the
+    /// terminal (`FadeRenderer.eraseEcho`); nil when its place is not certain.
+    func eraseEcho(_ echo: KeyEcho) -> [UInt8]?
     /// Settles and resets the pen before the job stops (`FadeRenderer.suspend`).
     mutating func suspend(echo: KeyEcho?, into out: inout [UInt8])
     /// The job continues: the cursor is wherever the shell left it.

@@ -239,6 +239,12 @@ package struct Session {
         writer?.settleNow(into: &out.bytes)
     }
 
+    /// The bytes that erase `echo`, which the tty wrote before the session's last output reached
+    /// the terminal (a signal came while it was being made, and the driver held it back); the
+    /// driver writes them, then that output, then what `handle` writes with the echo as not
+    /// landed. Nil when the echo's place is not certain.
+    package func eraseEcho(_ echo: KeyEcho) -> [UInt8]? { writer?.eraseEcho(echo) }
+
     /// What the driver does after a signal the session has seen.
     package enum SignalResponse: Equatable, Sendable {
         /// Nothing more: carry on.

@@ -143,6 +143,14 @@ package struct SessionOutput: Sendable {
 
     package init() {}
 
+    /// Appends `other` after what this holds, diagnostics in their places.
+    package mutating func append(_ other: SessionOutput) {
+        let base = bytes.count
+        bytes += other.bytes
+        copy += other.copy
+        diagnostics += other.diagnostics.map { (base + $0.offset, $0.error) }
+    }
+
     /// Adds a diagnostic after the bytes so far.
     package mutating func report(_ error: TypewriteError) { diagnostics.append((bytes.count, error)) }
 

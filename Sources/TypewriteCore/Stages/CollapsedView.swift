@@ -246,6 +246,8 @@ struct CollapsedView: TerminalWriter {
 
     mutating func settleNow(into out: inout [UInt8]) { renderer.settleNow(into: &out) }
 
+    func eraseEcho(_ echo: KeyEcho) -> [UInt8]? { phase == .streaming || phase == .streamingAll ? renderer.eraseEcho(echo) : nil }
+
     mutating func relieveMemory(at time: Seconds, into out: inout [UInt8]) {
         // Held text beyond the rows: the view expands by itself past its limit; the renderer's
         // own text is relieved as for the fade.
