@@ -83,6 +83,10 @@ package struct PollDriver {
     private var keyMode: SavedTerminalMode?
     private var colorQuery: TerminalQuery?
     private var cursorQuery: TerminalQuery?
+    /// When the next cursor position query may be sent (a moment after a resize), and how many
+    /// answers in a row came from before it.
+    private var cursorQueryFrom: Seconds = 0
+    private var cursorQueries = 0
     /// The copy's write failed (said once; the run goes on and fails at the end).
     private var teeFailed = false
     /// Output made before a signal arrived and not written yet: it goes out after the signal is
@@ -163,10 +167,16 @@ package struct PollDriver {
             }
             if session.wantsCursorReport && cursorQuery == nil {
                 // The terminal's size changed and where the fading cells are depends on how it
-                // reflowed its rows: ask where the cursor is (not while another query waits).
-                cursorQuery = colorQuery == nil ? TerminalQuery.start(Self.cursorPositionRequest, giveUp: Self.cursorReportWait) : nil
-                if cursorQuery == nil { session.cursorReport(column: nil, into: &out) }
-                continue
+                // reflowed its rows: ask where the cursor is (not while another query waits), a
+                // moment after the resize, so the terminal has finished it (tmux 3.3a sets the
+                // new size before it reflows, and answered a query in between from the old rows).
+                if now < cursorQueryFrom {
+                    timeout = min(timeout ?? .infinity, cursorQueryFrom - now)
+                } else {
+                    cursorQuery = colorQuery == nil ? TerminalQuery.start(Self.cursorPositionRequest, giveUp: Self.cursorReportWait) : nil
+                    if cursorQuery == nil { session.cursorReport(column: nil, into: &out) }
+                    continue
+                }
             }
             if let query = cursorQuery {
                 if now >= query.giveUpAt {
@@ -204,7 +214,15 @@ package struct PollDriver {
             if let i = queryIndex, events[i] != 0, colorQuery?.read() == true { finishColorQuery(&session) }
             if let i = cursorIndex, events[i] != 0, cursorQuery?.read() == true, let reply = cursorQuery?.reply {
                 cursorQuery = nil
-                session.cursorReport(column: TerminalQuery.cursorColumn(in: reply), into: &out)
+                let column = TerminalQuery.cursorColumn(in: reply)
+                if let column, let width = System.terminalColumns(setup.output), column >= width, cursorQueries < 3 {
+                    // Past the new width: the answer was from before the resize. Ask again.
+                    cursorQueries += 1
+                    cursorQueryFrom = now + Self.cursorQueryDelay
+                } else {
+                    cursorQueries = 0
+                    session.cursorReport(column: column, into: &out)
+                }
             }
             if let reading, let i = inputIndex, events[i] != 0 || endSeen {
                 if let failure = read(reading, into: buffer, limit: session.readSize(limit: readLimit), &session, at: now, out: &out) {
@@ -328,6 +346,7 @@ package struct PollDriver {
                                        out: inout SessionOutput) -> Outcome? {
         if signo == SIGWINCH {
             session.resize(columns: System.terminalColumns(setup.output), rows: System.terminalRows(setup.output), into: &out)
+            cursorQueryFrom = now + Self.cursorQueryDelay
             return nil
         }
         guard let signal = SessionSignal(posixNumber: signo) else { return nil }
@@ -413,6 +432,8 @@ package struct PollDriver {
     static let cursorPositionRequest = Array("\u{1B}[6n".utf8)
     /// Longest wait for a cursor position report, in seconds: frames wait meanwhile.
     static let cursorReportWait: Seconds = 0.5
+    /// How long after a resize the cursor's position is asked, in seconds.
+    static let cursorQueryDelay: Seconds = 0.03
 
     /// Waits for the colour query's reply (briefly, at exit) and gives the colours to the session.
     private mutating func finishColorQuery(_ session: inout Session) {
