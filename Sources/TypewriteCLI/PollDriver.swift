@@ -87,6 +87,8 @@ package struct PollDriver {
     /// answers in a row came from before it.
     private var cursorQueryFrom: Seconds = 0
     private var cursorQueries = 0
+    /// A resize came while a cursor position query was out: its answer may be from before it.
+    private var cursorQueryIsStale = false
     /// The copy's write failed (said once; the run goes on and fails at the end).
     private var teeFailed = false
     /// Output made before a signal arrived and not written yet: it goes out after the signal is
@@ -215,13 +217,19 @@ package struct PollDriver {
             if let i = cursorIndex, events[i] != 0, cursorQuery?.read() == true, let reply = cursorQuery?.reply {
                 cursorQuery = nil
                 let column = TerminalQuery.cursorColumn(in: reply)
-                if let column, let width = System.terminalColumns(setup.output), column >= width, cursorQueries < 3 {
-                    // Past the new width: the answer was from before the resize. Ask again.
+                if cursorQueryIsStale || (column.map { $0 >= (System.terminalColumns(setup.output) ?? .max) } ?? false),
+                   cursorQueries < 3 {
+                    // Another resize came after the question, or the answer is past the new width
+                    // (from before the resize): ask again.
                     cursorQueries += 1
+                    cursorQueryIsStale = false
                     cursorQueryFrom = now + Self.cursorQueryDelay
                 } else {
+                    cursorQueryIsStale = false
                     cursorQueries = 0
                     session.cursorReport(column: column, into: &out)
+                    // Still wanted: the answer fit no kind of terminal; ask again in a moment.
+                    cursorQueryFrom = now + Self.cursorQueryDelay
                 }
             }
             if let reading, let i = inputIndex, events[i] != 0 || endSeen {
@@ -347,6 +355,7 @@ package struct PollDriver {
         if signo == SIGWINCH {
             session.resize(columns: System.terminalColumns(setup.output), rows: System.terminalRows(setup.output), into: &out)
             cursorQueryFrom = now + Self.cursorQueryDelay
+            if cursorQuery != nil { cursorQueryIsStale = true }
             return nil
         }
         guard let signal = SessionSignal(posixNumber: signo) else { return nil }

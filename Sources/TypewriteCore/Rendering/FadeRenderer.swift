@@ -327,55 +327,79 @@ package struct FadeRenderer: Sendable {
         markdown.forgetPainted()
         if let anchor = relocation?.anchor ?? model.column, let new = valid, live.isFading, !model.pendingWrap {
             // A second resize before the report: the cells are still where the first found them.
-            relocation = (anchor, new)
+            relocation = (anchor, relocation?.lineOffset ?? model.lineOffset, new)
             return
         }
         relocation = nil
         loseLiveRegion(columns: valid, into: &out)
     }
 
-    /// Where the cursor was (the anchor) before a resize whose effect on the cells still fading
-    /// is not certain, and the new width; nil when no report is awaited.
-    private var relocation: (anchor: Int, columns: Int)?
+    /// Where the cursor was (the anchor, and its place in its logical line when known) before a
+    /// resize whose effect on the cells still fading is not certain, and the new width; nil when
+    /// no report is awaited.
+    private var relocation: (anchor: Int, lineOffset: Int?, columns: Int)?
 
     /// Whether the renderer waits for `cursorReport` before it writes more.
     package var wantsCursorReport: Bool { relocation != nil }
 
     /// The cursor's column (0-based) as the terminal reported it after a resize, or nil when it
-    /// could not be asked. The cells still fading were right before the cursor; where it is now
-    /// tells whether the terminal kept them in place (the same column) or reflowed them with the
-    /// cursor (another column: they are the cells just before it, the oldest maybe at the end of
-    /// the row above). Where that is certain they are found again; elsewhere they are left as
-    /// drawn and the text goes on settled until the column is certain again.
-    package mutating func cursorReport(column reported: Int?, into out: inout [UInt8]) {
+    /// could not be asked. The cells still fading were right before the cursor; the column tells
+    /// what the terminal did with them. A terminal that keeps rows in place (xterm) keeps the
+    /// cursor's column (or the last one, when the new width cuts it off); one that reflows them
+    /// puts the cursor at its place in the logical line modulo the new width, the cells just before
+    /// it, the oldest maybe at the end of the row above. Where the column matches what one of them
+    /// does, and not both differently, the cells are found again; elsewhere they are left as drawn
+    /// and the text goes on settled until the column is certain again.
+    public mutating func cursorReport(column reported: Int?, into out: inout [UInt8]) {
         guard let r = relocation else { return }
         relocation = nil
-        guard let now = reported, now < r.columns - 1, let first = live.cells.first else {
+        guard let now = reported, now < r.columns, !live.cells.isEmpty else {
             loseLiveRegion(columns: r.columns, into: &out)
             return
         }
-        if now == r.anchor {
-            // Kept in place (or reflowed with the cursor's column unchanged: the same cells are
-            // before it): fading goes on.
+        // Where each kind of terminal would have put the cursor: one that keeps rows keeps its
+        // column (or the last one, when the new width cuts it off); one that reflows puts it at
+        // its place in the logical line modulo the width (at a row boundary: pending wrap after
+        // the last column of the row above).
+        let kept = min(r.anchor, r.columns - 1)
+        let clamped = r.anchor >= r.columns
+        let reflowed = r.lineOffset.map { $0 % r.columns }
+        let wrapsPending = r.lineOffset.map { $0 > 0 && $0 % r.columns == 0 } ?? false
+        if now == kept && !clamped {
+            // In place (or reflowed with the same column, which leaves the same cells before it:
+            // the row then holds the last `now` cells of the logical line, as it did).
             model.columns = r.columns
-            model.cursorFound(column: now)
+            model.cursorFound(column: now, lineOffset: reflowed == now ? r.lineOffset : nil)
             return
         }
-        // Moved with the cursor: a reflow (a terminal that keeps rows in place keeps the cursor's
-        // column, or moves it to the last column when the new width cuts it off).
-        let span = r.anchor - first.column
-        framing.begin(at: out.count)
-        if live.settleAfterReflow(cursor: now, anchor: r.anchor, columns: r.columns, colors: &colors, pens: &pens,
-                                  penIsUnknown: model.penIsUnknown, into: &out) {
+        if now == kept && clamped && reflowed != now && !wrapsPending {
+            // Cut off (xterm): the cells left of the new margin are where they were.
+            framing.begin(at: out.count)
+            live.settle(moves: .absolute, colors: &colors, pens: &pens, cursor: now, penIsUnknown: model.penIsUnknown,
+                        cutAt: r.columns, into: &out)
+            ControlSequence.append(&out, now + 1, final: ControlSequence.cha, always: true)
             restorePen(into: &out)
             framing.movedCursor = true
             framing.end(into: &out)
-            model.columns = r.columns
-            model.cursorFound(column: now)
-        } else {
-            _ = span
-            loseLiveRegion(columns: r.columns, into: &out)
+        } else if now < r.columns - 1 || reflowed == now || wrapsPending {
+            // Moved with the cursor (a terminal that keeps rows would not have moved it): the
+            // cells are the ones just before it. At the last column the cursor may be in pending
+            // wrap, after it: only where the logical line says which.
+            let cursor = wrapsPending && now == r.columns - 1 ? r.columns : now
+            framing.begin(at: out.count)
+            if live.settleAfterReflow(cursor: cursor, anchor: r.anchor, columns: r.columns, colors: &colors, pens: &pens,
+                                      penIsUnknown: model.penIsUnknown, into: &out) {
+                restorePen(into: &out)
+                framing.movedCursor = true
+                framing.end(into: &out)
+                model.columns = r.columns
+                if cursor < r.columns {
+                    model.cursorFound(column: cursor, lineOffset: reflowed == now ? r.lineOffset : nil)
+                    return
+                }
+            }
         }
+        loseLiveRegion(columns: r.columns, into: &out)
     }
 
     /// The cells still fading can no longer be found: they keep the colour they have, and the

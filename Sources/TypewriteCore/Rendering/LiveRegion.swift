@@ -115,7 +115,9 @@ struct LiveRegion: Sendable {
             out.append(contentsOf: bytes[cell.range])
         }
         if up { ControlSequence.append(&out, 1, final: ControlSequence.cud) }
-        ControlSequence.append(&out, cursor + 1, final: ControlSequence.cha, always: true)
+        // In pending wrap (after the last column), drawing the last cell left the cursor there.
+        let endsAtMargin = cursor == columns && places.last.map { !$0.up && $0.column + (cells.last?.width ?? 1) == columns } == true
+        if !endsAtMargin { ControlSequence.append(&out, min(cursor, columns - 1) + 1, final: ControlSequence.cha, always: true) }
         removeAll()
         return true
     }
@@ -160,10 +162,14 @@ struct LiveRegion: Sendable {
 
     /// Paints every cell in its final style and forgets them all. Returns whether it moved the cursor.
     /// - Parameter cursor: the cursor's column, nil when unknown (the cells are then forgotten as drawn).
+    /// - Parameter cutAt: cells that reach past this column are gone (a narrower terminal cut
+    ///   them off) and are not painted.
+    @discardableResult
     mutating func settle(moves: Moves = .relative, colors: inout FadeColors, pens: inout PenBook, cursor: Int?,
-                         penIsUnknown: Bool, into out: inout [UInt8]) -> Bool {
+                         penIsUnknown: Bool, cutAt: Int? = nil, into out: inout [UInt8]) -> Bool {
         if isEmpty { return false }
         defer { removeAll() }
+        if let cutAt { cells.removeAll { $0.column + $0.width > cutAt } }
         guard let first = cells.firstIndex(where: { $0.code != ColorRamp.settled }), let cursor else { return false }
         return paint(from: first, levels: Array(repeating: colors.levels, count: cells.count), moves: moves, colors: &colors,
                      pens: &pens, cursor: cursor, penIsUnknown: penIsUnknown, into: &out)
@@ -183,24 +189,22 @@ struct LiveRegion: Sendable {
         }
         switch moves {
         case .absolute: ControlSequence.append(&out, cells[firstWrite].column + 1, final: ControlSequence.cha, always: true)
-        case .relative: ControlSequence.append(&out, cursor - cells[firstWrite].column, final: ControlSequence.cub)
+        case .relative:
+            // BS, one per cell: where a terminal that reflows its rows (tmux) has split the row
+            // since (a resize the renderer has not heard of yet), BS goes back over the soft wrap
+            // along the line, where `CSI n D` would stop at the row's start.
+            out.append(contentsOf: repeatElement(0x08, count: cursor - cells[firstWrite].column))
         }
-        var skip = 0
+        // Every cell from there to the cursor is written (not skipped with `CSI n C`, which does
+        // not wrap either): the cursor comes back by writing.
         for i in firstWrite..<cells.count {
             let cell = cells[i]
             cells[i].level = levels[i]
-            if codes[i] == cell.code {
-                skip += cell.width
-                continue
-            }
-            ControlSequence.append(&out, skip, final: ControlSequence.cuf)
-            skip = 0
             pens.set(codes[i] == ColorRamp.settled ? cell.pen : colors.fadePen(cell.pen, codes[i]), terminalPenIsUnknown: penIsUnknown,
                      into: &out)
             out.append(contentsOf: bytes[cell.range])
             cells[i].code = codes[i]
         }
-        ControlSequence.append(&out, skip, final: ControlSequence.cuf)
         // Settled cells at the start of the row no longer need to be kept.
         if let keep = cells.firstIndex(where: { $0.code != ColorRamp.settled }) {
             if keep > 0 { cells.removeFirst(keep) }

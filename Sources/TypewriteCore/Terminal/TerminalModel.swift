@@ -37,6 +37,17 @@ struct TerminalModel: Sendable {
     }
     /// Whether the next cluster wraps before it is drawn.
     var pendingWrap = false
+    /// Where the cursor's row starts in its logical line (the text since the last line feed, which
+    /// a terminal that reflows rewraps as one), in cells: 0 on a row a line feed began, one row's
+    /// width more for each wrap of a full row; nil when not known (an early wrap of a wide
+    /// cluster left a cell blank, or a width or move the model does not follow).
+    private(set) var rowStartOffset: Int? = 0
+    /// The cursor's place in its logical line, in cells (`rowStartOffset` plus the column; a
+    /// cursor in pending wrap counts as after the last cell).
+    var lineOffset: Int? {
+        guard let start = rowStartOffset, let c = column else { return nil }
+        return start + c
+    }
     /// Whether the cursor's row was reached by wrapping (a resize may reflow it).
     private(set) var rowWrapped = false
     /// Rows the cursor moved down since the model started (line feeds and wraps), while
@@ -125,6 +136,12 @@ struct TerminalModel: Sendable {
     mutating func newRow(wrapped: Bool) {
         rowChanges &+= 1
         if rowsBelowAreBlank { blankRowStarts &+= 1 }
+        if wrapped {
+            // A full row wrapped: the next one goes on with the same logical line.
+            if let start = rowStartOffset, let columns, pendingWrap || column == columns { rowStartOffset = start + columns } else { rowStartOffset = nil }
+        } else {
+            rowStartOffset = 0
+        }
         rowWrapped = wrapped
         lastClusterWidth = nil
         if let r = row { row = r + 1 }
@@ -132,9 +149,11 @@ struct TerminalModel: Sendable {
 
     /// The terminal reported the cursor's column (after a resize that may have reflowed its row):
     /// the column is known again, pending wrap is off, and the row counts as reached by wrapping.
-    mutating func cursorFound(column c: Int) {
+    /// - Parameter lineOffset: the cursor's place in its logical line, which a reflow keeps.
+    mutating func cursorFound(column c: Int, lineOffset: Int?) {
         guard let columns, c < columns else { return }
         rowChanges &+= 1
+        rowStartOffset = lineOffset.map { $0 - c }
         column = c
         pendingWrap = false
         rowWrapped = true
@@ -151,6 +170,7 @@ struct TerminalModel: Sendable {
     /// The cursor moved vertically in a way the model does not follow.
     mutating func forgetRow() {
         row = nil
+        rowStartOffset = nil
         rowsBelowAreBlank = false
     }
 
@@ -205,6 +225,7 @@ struct TerminalModel: Sendable {
         if pendingWrap { newRow(wrapped: true); pendingWrap = false; c = 0 }
         while c + n > columns {
             n -= columns - c
+            column = columns  // the row is full
             newRow(wrapped: true)
             c = 0
         }
@@ -226,6 +247,7 @@ struct TerminalModel: Sendable {
             columnBounds = (b.lowerBound + low)...(b.upperBound + high)
         } else if columns != nil {
             row = nil  // it may have wrapped
+            rowStartOffset = nil
         }
     }
 
@@ -243,6 +265,7 @@ struct TerminalModel: Sendable {
             columnBounds = b.lowerBound...(b.upperBound + 2)
         } else if columns != nil {
             row = nil
+            rowStartOffset = nil
         }
     }
 
