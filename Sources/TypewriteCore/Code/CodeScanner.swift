@@ -1,0 +1,2041 @@
+/// A streaming scanner for code: feed it a block's lines in order, each as it stands (a line
+/// still arriving can be scanned again when it grows), and it gives every byte a `CodeRole`.
+///
+/// One scanner reads every language from the language's table (`CodeLanguage`): its words, the
+/// forms of its comments, strings and numbers. State carries from line to line (block comments,
+/// multi-line strings, heredocs, interpolations, a preprocessor line's continuation), so a block
+/// is read as a whole, whatever its lines' lengths. The rules a table cannot say are written out
+/// here, each named by the field of `CodeLanguage` that turns it on: string prefixes, heredocs,
+/// template literals and interpolation, raw strings, nested block comments, regular expression
+/// literals, the C preprocessor, Rust's attributes, macros and lifetimes, Ruby's symbols and `%`
+/// literals, and the dialects that are not a programming language's token stream (markup, CSS,
+/// JSON, YAML, TOML, diff, Dockerfile, console sessions).
+///
+/// A role is decided from what has arrived: on a line that has not ended, the last token's role
+/// is a guess made as if it ended there (`def` is a keyword at once; `de` is plain until it grows;
+/// a string is a string from its opening quote). Scanning the line again once it has grown gives
+/// each earlier byte its role again, and only a token whose role the new bytes changed differs.
+///
+/// Cost: each byte is looked at a bounded number of times (a word is hashed once, and looking for
+/// what follows a name skips only blanks), so a line costs time in proportion to its length;
+/// the state is a few words and the stack of open interpolations.
+///
+/// ```swift
+/// var scanner = CodeScanner(language: CodeLanguage.named("python")!)
+/// let roles = scanner.roles(ofLine: Array("def greet(name):".utf8), lineIsComplete: true)
+/// ```
+public struct CodeScanner: Sendable {
+    /// The language of the block.
+    public let language: CodeLanguage
+    /// The language being read: the block's, or one embedded in it (`<script>`, a `RUN` line).
+    private var current: CodeLanguage
+
+    private enum Mode: Equatable, Sendable {
+        case code
+        case blockComment(index: Int, depth: Int)
+        case string(form: Int, interpolation: CodeLanguage.Interpolation)
+        /// Python's format specification inside an f-string's braces, to its `}`.
+        case formatSpec(form: Int)
+        /// A raw string that ends at `"` followed by `hashes` `#` (Rust `r#"…"#`, Swift `#"…"#`).
+        case hashString(hashes: Int)
+        /// C++ `R"delim(…)delim"`: the closing `)delim"` is in `terminator`.
+        case cppRawString
+        /// A heredoc's lines, up to the line that is `terminator` (leading tabs or blanks
+        /// stripped when `indented`).
+        case heredoc(indented: Bool, interpolation: CodeLanguage.Interpolation)
+        /// The rest of a C preprocessor line (after `#` and the directive).
+        case preprocessor
+        /// A Rust attribute, `#[…]`, at bracket depth `depth`.
+        case attribute(depth: Int)
+        /// A Ruby `%w[…]` literal: its closing and opening bytes and the nesting depth.
+        case percentLiteral(open: UInt8, close: UInt8, depth: Int)
+        /// A Ruby `=begin` … `=end` comment.
+        case embeddedDocument
+        /// Everything from here on has one role (Ruby's `__END__` data).
+        case rest(CodeRole)
+        /// Markup: inside a tag (after its name), in its attributes.
+        case markupTag
+        /// Markup: a comment `<!-- … -->`, a declaration `<!…>`, a CDATA section, `<?…?>`.
+        case markupComment
+        case markupDeclaration
+        case markupCDATA
+        case markupInstruction
+        /// Markup: an attribute's quoted value, closed by `quote`.
+        case markupValue(quote: UInt8)
+        /// Template text before `<?php` (PHP): plain.
+        case template
+        /// YAML: a block scalar's lines, indented more than `indent`.
+        case yamlBlock(indent: Int)
+    }
+
+    /// Where an interpolation returns: the mode to resume at its closing byte.
+    private struct Frame: Sendable, Equatable {
+        var resume: Mode
+        /// The byte that closes the interpolation at depth 0, its opener, and the role of both.
+        var close: UInt8
+        var open: UInt8
+        var role: CodeRole
+        var depth = 0
+    }
+
+    /// What the last significant token was, for the rules that look back.
+    private enum Previous: Equatable, Sendable {
+        case start      // a line or statement start, or nothing yet
+        case keyword    // a keyword: a value may follow (`return /re/`)
+        case name       // a name or a value-like word: an operator may follow (`a / b`)
+        case value      // a literal or a closing bracket
+        case op         // an operator or an opening bracket: a value may follow
+        case dot        // `.`, `->`, `::`: a member name follows
+        case colon      // `:` (TypeScript's annotations)
+    }
+
+    private var mode = Mode.code
+    private var frames: [Frame] = []
+    private var previous = Previous.start
+    /// The next name is a definition (after `def`, `class`, `fn`…).
+    private var expectsDefinition = false
+    /// Words since the statement started that can make the next name before `(` a function's
+    /// declaration (types, modifiers, names), 0 when something else came between.
+    private var declarationWords = 0
+    /// Brace and parenthesis depth of the code read (for the rules of the top level).
+    private var braces = 0
+    private var parentheses = 0
+    /// A heredoc's or raw string's closing text.
+    private var terminator: [UInt8] = []
+    /// Heredocs announced on the line being read, started when it ends.
+    private var pendingHeredoc: (terminator: [UInt8], indented: Bool, interpolation: CodeLanguage.Interpolation)?
+    /// The string ended with a backslash at the end of its line (a continuation).
+    private var continued = false
+    /// Markup: the tag being read is `<script` or `<style`; its content is embedded code.
+    private var markupEmbed: CodeLanguage?
+    /// Markup: the name of the element whose content is embedded (`script`, `style`).
+    private var embedEnd: [UInt8] = []
+    /// JSON: whether each open bracket is an object (`true`) or an array; CSS: inside a rule.
+    private var objects: [Bool] = []
+    /// CSS: inside a declaration's value (after `:`) rather than at a property name.
+    private var cssValue = false
+    /// Dockerfile and console: the embedded shell line continues on the next line.
+    private var embeddedContinues = false
+    /// Where the string being read opened on this line (0 when it opened on an earlier line).
+    private var stringOpened = 0
+    /// JSON: whether the next string would be a key (after `{` or `,` in an object).
+    private var keyExpected = false
+    /// Ruby: the last word was `module` (the name after it is a namespace's, plain).
+    private var namesNamespace = false
+    /// The next name is a variable's or a namespace's (after `let`, `val`, `mod`): plain.
+    private var expectsPlainName = false
+    /// Rust: a type follows (after `:` or `->`).
+    private var expectsType = false
+    /// C and C++: the brace depth at which the body of a function definition opened (nil outside
+    /// one), and whether a function's declaration was just read (its body may follow).
+    private var functionBody: Int?
+    private var bodyMayFollow = false
+    /// C and C++: between `case` and its `:`.
+    private var inCaseLabel = false
+    /// Swift: the rest of an `import` line.
+    private var inImport = false
+
+    /// A scanner at the start of a block in `language`.
+    public init(language: CodeLanguage) {
+        self.language = language
+        self.current = language
+        if language.phpTags { mode = .template }
+    }
+
+    /// The roles of one line's bytes (without its line ending).
+    ///
+    /// - Parameters:
+    ///   - line: the line's bytes, as much of it as has arrived.
+    ///   - lineIsComplete: true when the line has ended; the scanner then moves on to the next
+    ///     line. When false the last token's role is a guess, and the state stays at the line's
+    ///     start (scan a copy of the scanner, or the line again once it has grown).
+    /// - Returns: one role per byte of `line`.
+    public mutating func roles(ofLine line: [UInt8], lineIsComplete: Bool) -> [CodeRole] {
+        var roles = [CodeRole](repeating: .plain, count: line.count)
+        line.withUnsafeBufferPointer { s in
+            roles.withUnsafeMutableBufferPointer { r in
+                scanLine(s, into: r, lineIsComplete: lineIsComplete)
+            }
+        }
+        return roles
+    }
+
+    /// The roles of a whole block of code (lines joined by `\n`): the newline bytes are plain.
+    public static func roles(of code: some Collection<UInt8>, language: CodeLanguage) -> [CodeRole] {
+        let bytes = Array(code)
+        var scanner = CodeScanner(language: language)
+        var out: [CodeRole] = []
+        out.reserveCapacity(bytes.count)
+        var start = 0
+        while start <= bytes.count {
+            var end = start
+            while end < bytes.count && bytes[end] != 0x0A { end += 1 }
+            var lineEnd = end
+            if lineEnd > start && bytes[lineEnd - 1] == 0x0D { lineEnd -= 1 }
+            out.append(contentsOf: scanner.roles(ofLine: Array(bytes[start..<lineEnd]), lineIsComplete: true))
+            out.append(contentsOf: repeatElement(.plain, count: end - lineEnd))
+            if end < bytes.count { out.append(.plain) }
+            start = end + 1
+        }
+        return out
+    }
+
+    /// The role the next byte would take if it continued the text scanned: a string's, a
+    /// comment's, or plain (used for bytes not yet scanned).
+    var continuationRole: CodeRole {
+        switch mode {
+        case .blockComment, .embeddedDocument: return .comment
+        case .string(let form, _): return current.strings[form].role
+        case .formatSpec, .hashString, .cppRawString, .heredoc, .markupValue: return .string
+        case .preprocessor, .attribute: return .keyword
+        case .percentLiteral: return .string
+        case .rest(let role): return role
+        case .markupComment: return .comment
+        default: return .plain
+        }
+    }
+
+    /// Scans one line, `s` (without its line ending), writing a role for each byte into `r`
+    /// (of the same count).
+    mutating func scanLine(_ s: UnsafeBufferPointer<UInt8>, into r: UnsafeMutableBufferPointer<CodeRole>, lineIsComplete complete: Bool) {
+        let n = s.count
+        switch language.dialect {
+        case .diff:
+            diffLine(s, r)
+            return
+        case .console:
+            consoleLine(s, r, complete)
+            return
+        case .dockerfile:
+            dockerfileLine(s, r, complete)
+            return
+        case .yaml:
+            yamlLine(s, r, complete)
+            return
+        case .toml:
+            tomlLine(s, r, complete)
+            return
+        default:
+            break
+        }
+        scan(s, r, from: 0, to: n, complete: complete)
+        if complete { endLine(s) }
+    }
+
+    /// What happens at a line's end: line-bound constructs close, heredocs start.
+    private mutating func endLine(_ s: UnsafeBufferPointer<UInt8>) {
+        switch mode {
+        case .string(let form, _):
+            if !current.strings[form].multiline && !continued { mode = .code; previous = .value }
+        case .formatSpec(let form):
+            if !current.strings[form].multiline { mode = .code }
+        case .preprocessor:
+            var e = s.count
+            while e > 0 && (s[e - 1] == 0x20 || s[e - 1] == 0x09) { e -= 1 }
+            if !(e > 0 && s[e - 1] == UInt8(ascii: "\\")) { mode = .code; previous = .start; declarationWords = 0 }
+        case .code:
+            if frames.isEmpty { previous = .start }
+            // Interpolations of strings that end with their line end with it.
+            while let last = frames.last, case .string(let form, _) = last.resume, !current.strings[form].multiline {
+                frames.removeLast()
+            }
+        default:
+            break
+        }
+        continued = false
+        stringOpened = 0
+        inImport = false
+        if let heredoc = pendingHeredoc, mode == .code {
+            terminator = heredoc.terminator
+            mode = .heredoc(indented: heredoc.indented, interpolation: heredoc.interpolation)
+        }
+        pendingHeredoc = nil
+        if current.dialect == .generic && current.callDefinitions == .none { declarationWords = 0 }
+    }
+
+    // MARK: - Helpers
+
+    @inline(__always) private static func isNameStart(_ b: UInt8) -> Bool {
+        (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A) || b == 0x5F || b >= 0x80
+    }
+
+    @inline(__always) private static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+
+    @inline(__always) private static func isBlank(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0D || b == 0x0C }
+
+    @inline(__always) private func isNameByte(_ b: UInt8) -> Bool {
+        Self.isNameStart(b) || Self.isDigit(b) || (b == 0x24 && current.dollarInNames) || (b == 0x2D && current.dashInNames)
+    }
+
+    @inline(__always) private static func fill(_ r: UnsafeMutableBufferPointer<CodeRole>, _ range: Range<Int>, _ role: CodeRole) {
+        var i = range.lowerBound
+        while i < range.upperBound { r[i] = role; i += 1 }
+    }
+
+    /// Whether `pattern` is at `i` in `s[..<end]`.
+    @inline(__always) private static func matches(_ s: UnsafeBufferPointer<UInt8>, _ i: Int, _ end: Int, _ pattern: [UInt8]) -> Bool {
+        guard i + pattern.count <= end else { return false }
+        for k in 0..<pattern.count where s[i + k] != pattern[k] { return false }
+        return true
+    }
+
+    /// Whether `s[i..<end]` is a proper start of `pattern` (the rest may still arrive).
+    @inline(__always) private static func startsPattern(_ s: UnsafeBufferPointer<UInt8>, _ i: Int, _ end: Int, _ pattern: [UInt8]) -> Bool {
+        guard end - i < pattern.count else { return false }
+        for k in 0..<(end - i) where s[i + k] != pattern[k] { return false }
+        return true
+    }
+
+    private static func matchesIgnoringCase(_ s: UnsafeBufferPointer<UInt8>, _ i: Int, _ end: Int, _ pattern: String) -> Bool {
+        let p = Array(pattern.utf8)
+        guard i + p.count <= end else { return false }
+        for k in 0..<p.count {
+            let b = s[i + k]
+            let folded = b >= 0x41 && b <= 0x5A ? b | 0x20 : b
+            if folded != p[k] { return false }
+        }
+        return true
+    }
+
+    /// The first byte at or after `i` that is not blank, or nil at the end.
+    @inline(__always) private static func nextNonBlank(_ s: UnsafeBufferPointer<UInt8>, _ i: Int, _ end: Int) -> Int? {
+        var j = i
+        while j < end && isBlank(s[j]) { j += 1 }
+        return j < end ? j : nil
+    }
+
+    /// Whether only blanks precede `i` on the line.
+    @inline(__always) private static func atLineStart(_ s: UnsafeBufferPointer<UInt8>, _ i: Int) -> Bool {
+        var j = i - 1
+        while j >= 0 { if !isBlank(s[j]) { return false }; j -= 1 }
+        return true
+    }
+
+    // MARK: - The scanning loop
+
+    /// Scans `s[from..<end]` in the current mode; `complete`: `end` is the line's end and the line
+    /// has ended.
+    private mutating func scan(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, from: Int, to end: Int, complete: Bool) {
+        var i = from
+        while i < end {
+            switch mode {
+            case .code:
+                i = codeToken(s, r, i, end, complete)
+            case .blockComment(let index, let depth):
+                i = blockComment(s, r, i, end, index: index, depth: depth)
+            case .string(let form, let interpolation):
+                i = stringBody(s, r, i, end, complete, form: form, interpolation: interpolation)
+            case .formatSpec(let form):
+                var j = i
+                while j < end && s[j] != UInt8(ascii: "}") { j += 1 }
+                if j < end {
+                    Self.fill(r, i..<(j + 1), .string)
+                    mode = .string(form: form, interpolation: .brace)
+                    i = j + 1
+                } else {
+                    Self.fill(r, i..<end, .string)
+                    i = end
+                }
+            case .hashString(let hashes):
+                i = hashStringBody(s, r, i, end, hashes: hashes)
+            case .cppRawString:
+                var j = i
+                while j < end && !Self.matches(s, j, end, terminator) { j += 1 }
+                if j < end {
+                    Self.fill(r, i..<(j + terminator.count), .string)
+                    i = j + terminator.count
+                    mode = .code
+                    previous = .value
+                } else {
+                    Self.fill(r, i..<end, .string)
+                    i = end
+                }
+            case .heredoc(let indented, _):
+                // A whole line: the terminator line ends it (and is part of it).
+                var a = i
+                if indented { while a < end && Self.isBlank(s[a]) { a += 1 } }
+                var e = end
+                while e > a && s[e - 1] == 0x0D { e -= 1 }
+                Self.fill(r, i..<end, .string)
+                if complete && e - a == terminator.count && Self.matches(s, a, e, terminator) {
+                    mode = .code
+                    previous = .start
+                }
+                i = end
+            case .preprocessor:
+                i = preprocessorBody(s, r, i, end, complete)
+            case .attribute(let depth):
+                i = attributeBody(s, r, i, end, depth: depth)
+            case .percentLiteral(let open, let close, let depth):
+                var d = depth
+                var j = i
+                while j < end {
+                    let b = s[j]
+                    if b == UInt8(ascii: "\\") { j += 2; continue }
+                    if b == open && open != close { d += 1 } else if b == close {
+                        if d == 0 { break }
+                        d -= 1
+                    }
+                    j += 1
+                }
+                if j < end {
+                    Self.fill(r, i..<(j + 1), .string)
+                    mode = .code
+                    previous = .value
+                    i = j + 1
+                } else {
+                    Self.fill(r, i..<end, .string)
+                    mode = .percentLiteral(open: open, close: close, depth: d)
+                    i = end
+                }
+            case .embeddedDocument:
+                Self.fill(r, i..<end, .comment)
+                if complete && i == 0 && Self.matches(s, 0, end, Array("=end".utf8)) && (end == 4 || Self.isBlank(s[4])) {
+                    mode = .code
+                }
+                i = end
+            case .rest(let role):
+                Self.fill(r, i..<end, role)
+                i = end
+            case .template:
+                i = templateText(s, r, i, end)
+            case .markupTag, .markupComment, .markupDeclaration, .markupCDATA, .markupInstruction, .markupValue:
+                i = markupToken(s, r, i, end, complete)
+            case .yamlBlock:
+                Self.fill(r, i..<end, .builtin)
+                i = end
+            }
+        }
+    }
+
+    // MARK: - Code tokens
+
+    /// Reads one token of code at `i` (not in a comment or string); returns where it ends.
+    private mutating func codeToken(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ end: Int, _ complete: Bool) -> Int {
+        let b = s[i]
+        if Self.isBlank(b) {
+            var j = i + 1
+            while j < end && Self.isBlank(s[j]) { j += 1 }
+            Self.fill(r, i..<j, .plain)
+            return j
+        }
+        if language.dialect == .markup && current !== language && b == UInt8(ascii: "<") && leaveEmbedded(s, i, end) {
+            return markupText(s, r, i, end, complete)
+        }
+        switch current.dialect {
+        case .markup:
+            return markupText(s, r, i, end, complete)
+        case .css:
+            return cssToken(s, r, i, end, complete)
+        case .shell:
+            return shellToken(s, r, i, end, complete)
+        default:
+            break
+        }
+        // An interpolation's closing byte returns to its string.
+        if var frame = frames.last {
+            if b == frame.close {
+                if frame.depth == 0 {
+                    frames.removeLast()
+                    r[i] = frame.role
+                    mode = frame.resume
+                    previous = .value
+                    return i + 1
+                }
+                frame.depth -= 1
+                frames[frames.count - 1] = frame
+            } else if b == frame.open {
+                frame.depth += 1
+                frames[frames.count - 1] = frame
+            } else if frame.depth == 0, frame.close == UInt8(ascii: "}"), case .string(let form, .brace) = frame.resume,
+                      b == UInt8(ascii: ":") || (b == UInt8(ascii: "!") && !(i + 1 < end && s[i + 1] == UInt8(ascii: "="))) {
+                // An f-string's conversion or format specification runs to the closing brace.
+                frames.removeLast()
+                r[i] = .string
+                mode = .formatSpec(form: form)
+                return i + 1
+            }
+        }
+        if current.phpTags, b == UInt8(ascii: "?"), i + 1 < end, s[i + 1] == UInt8(ascii: ">") {
+            Self.fill(r, i..<(i + 2), .keyword)
+            mode = .template
+            return i + 2
+        }
+        // Comments.
+        if let j = lineComment(s, r, i, end, complete) { return j }
+        for (k, comment) in current.blockComments.enumerated() where Self.matches(s, i, end, comment.open) {
+            mode = .blockComment(index: k, depth: 1)
+            Self.fill(r, i..<(i + comment.open.count), .comment)
+            return i + comment.open.count
+        }
+        if !complete, current.blockComments.contains(where: { Self.startsPattern(s, i, end, $0.open) }), current.lineComments.isEmpty {
+            Self.fill(r, i..<end, Self.atLineStart(s, i) ? .comment : .plain)
+            return end
+        }
+        // The C preprocessor, Rust attributes.
+        if b == UInt8(ascii: "#") {
+            if current.preprocessor && frames.isEmpty && Self.atLineStart(s, i) {
+                return preprocessorStart(s, r, i, end)
+            }
+            if current.hashAttributes, i + 1 < end, s[i + 1] == UInt8(ascii: "[") || (s[i + 1] == UInt8(ascii: "!") && i + 2 < end && s[i + 2] == UInt8(ascii: "[")) {
+                let open = s[i + 1] == UInt8(ascii: "[") ? i + 2 : i + 3
+                Self.fill(r, i..<open, .keyword)
+                mode = .attribute(depth: 1)
+                return open
+            }
+        }
+        // Strings.
+        if let j = stringStart(s, r, i, end, prefixStart: i) { return j }
+        if current.characterLiterals && b == UInt8(ascii: "'") { return characterLiteral(s, r, i, end, complete) }
+        // Numbers.
+        if Self.isDigit(b) || (b == UInt8(ascii: ".") && i + 1 < end && Self.isDigit(s[i + 1]) && previous != .name && previous != .value
+                                  && !(i > 0 && s[i - 1] == UInt8(ascii: ".")))
+            || (b == UInt8(ascii: "-") && current.signedNumbers && i + 1 < end && Self.isDigit(s[i + 1])) {
+            let j = b == UInt8(ascii: "-") ? number(s, i + 1, end) : number(s, i, end)
+            Self.fill(r, i..<j, .number)
+            previous = .value
+            declarationWords = 0
+            return j
+        }
+        if current.symbols, b == UInt8(ascii: "_") || b == UInt8(ascii: "="), i == 0, let j = rubySigil(s, r, i, end) { return j }
+        // Names and words.
+        if Self.isNameStart(b) || (b == 0x24 && current.dollarInNames) {
+            return word(s, r, i, end, complete)
+        }
+        if b == 0x24 && current.dollarVariables && i + 1 < end && (Self.isNameStart(s[i + 1]) || s[i + 1] == 0x24) {
+            var j = i + 1
+            while j < end && (isNameByte(s[j]) || s[j] == 0x24) { j += 1 }
+            let isThis = j - i == 5 && Self.matches(s, i, end, Array("$this".utf8))
+            Self.fill(r, i..<j, isThis ? .builtin : .plain)
+            previous = .name
+            return j
+        }
+        if b == UInt8(ascii: "@") && current.decorators && i + 1 < end && Self.isNameStart(s[i + 1]) && previous != .name && previous != .value {
+            var j = i + 1
+            while j < end && (isNameByte(s[j]) || (current.dottedDecorators && s[j] == UInt8(ascii: ".") && j + 1 < end && Self.isNameStart(s[j + 1]))) { j += 1 }
+            Self.fill(r, i..<j, .definition)
+            previous = .name
+            return j
+        }
+        if current.symbols {
+            if let j = rubySigil(s, r, i, end) { return j }
+        }
+        if current.regexLiterals && b == UInt8(ascii: "/") && regexMayStart {
+            if let j = regexLiteral(s, r, i, end, complete) { return j }
+        }
+        return punctuation(s, r, i, end)
+    }
+
+    /// Whether a value may start here (so `/` opens a regular expression).
+    private var regexMayStart: Bool {
+        previous == .start || previous == .keyword || previous == .op || previous == .colon
+    }
+
+    /// Punctuation and operators: plain; they decide what may follow.
+    private mutating func punctuation(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ end: Int) -> Int {
+        let b = s[i]
+        r[i] = .plain
+        if current.dialect == .json {
+            switch b {
+            case UInt8(ascii: "{"): objects.append(true); keyExpected = true
+            case UInt8(ascii: "["): objects.append(false); keyExpected = false
+            case UInt8(ascii: "}"), UInt8(ascii: "]"): if !objects.isEmpty { objects.removeLast() }; keyExpected = false
+            case UInt8(ascii: ","): keyExpected = objects.last == true
+            default: keyExpected = false
+            }
+        }
+        if expectsType && b != UInt8(ascii: "&") && b != UInt8(ascii: "'") { expectsType = false }
+        switch b {
+        case UInt8(ascii: "("):
+            parentheses += 1
+            previous = .op
+            declarationWords = 0
+        case UInt8(ascii: ")"):
+            parentheses = max(0, parentheses - 1)
+            previous = .value
+            declarationWords = 0
+        case UInt8(ascii: "]"):
+            previous = .value
+            if current.callDefinitions == .anywhere { return i + 1 }
+            declarationWords = 0
+        case UInt8(ascii: "{"):
+            if bodyMayFollow && functionBody == nil { functionBody = braces }
+            bodyMayFollow = false
+            braces += 1
+            previous = .op
+            declarationWords = 0
+            expectsDefinition = false
+        case UInt8(ascii: "}"):
+            braces = max(0, braces - 1)
+            if let body = functionBody, braces <= body { functionBody = nil }
+            previous = .start
+            declarationWords = 0
+        case UInt8(ascii: ";"):
+            previous = .start
+            declarationWords = 0
+            expectsDefinition = false
+            bodyMayFollow = false
+        case UInt8(ascii: "."):
+            previous = .dot
+            if current.callDefinitions == .anywhere { return i + 1 }
+            declarationWords = 0
+        case UInt8(ascii: ":"):
+            if i + 1 < end && s[i + 1] == UInt8(ascii: ":") {
+                r[i + 1] = .plain
+                previous = current.ruby ? .op : .dot
+                declarationWords = 0
+                return i + 2
+            }
+            previous = .colon
+            declarationWords = 0
+            inCaseLabel = false
+            if current.typeAfterColon { expectsType = true }
+        case UInt8(ascii: "-"):
+            if i + 1 < end && s[i + 1] == UInt8(ascii: ">") {
+                r[i + 1] = .plain
+                previous = .dot
+                declarationWords = 0
+                if current.typeAfterColon { expectsType = true }
+                return i + 2
+            }
+            previous = .op
+            declarationWords = 0
+        case UInt8(ascii: "*"), UInt8(ascii: "&"):
+            previous = .op
+            if b == UInt8(ascii: "&") && expectsType {
+                r[i] = .keyword  // Rust: `&` before a type
+                return i + 1
+            }
+            // `char *name(`: a pointer's star keeps the declaration going.
+        case UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "["):
+            previous = .op
+            if current.callDefinitions != .anywhere { declarationWords = 0 }
+        case UInt8(ascii: ","):
+            previous = .op
+            declarationWords = 0
+        default:
+            previous = .op
+            declarationWords = 0
+        }
+        return i + 1
+    }
+
+    /// A line comment at `i`, if one starts there: it takes the rest of the line.
+    private mutating func lineComment(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ end: Int, _ complete: Bool) -> Int? {
+        for opener in current.lineComments {
+            if Self.matches(s, i, end, opener) {
+                if current.dialect == .shell && i > 0 && !Self.isBlank(s[i - 1]) && s[i - 1] != UInt8(ascii: ";") { continue }
+                Self.fill(r, i..<end, .comment)
+                return end
+            }
+            if !complete && opener.count > 1 && Self.startsPattern(s, i, end, opener) {
+                // `/` still arriving: a comment if it starts the line, else an operator.
+                Self.fill(r, i..<end, Self.atLineStart(s, i) ? .comment : .plain)
+                return end
+            }
+        }
+        return nil
+    }
+
+    private mutating func blockComment(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ end: Int, index: Int, depth: Int) -> Int {
+        let comment = current.blockComments[index]
+        var d = depth
+        var j = i
+        while j < end {
+            if Self.matches(s, j, end, comment.close) {
+                j += comment.close.count
+                d -= 1
+                if d == 0 {
+                    Self.fill(r, i..<j, .comment)
+                    mode = .code
+                    return j
+                }
+                continue
+            }
+            if current.commentsNest && Self.matches(s, j, end, comment.open) {
+                j += comment.open.count
+                d += 1
+                continue
+            }
+            j += 1
+        }
+        Self.fill(r, i..<end, .comment)
+        mode = .blockComment(index: index, depth: d)
+        return end
+    }
+
+    // MARK: Strings
+
+    /// A string literal opening at `i` (its prefix, if any, from `prefixStart`).
+    private mutating func stringStart(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ end: Int,
+                                      prefixStart: Int, interpolates: Bool = true) -> Int? {
+        for (k, form) in current.strings.enumerated() where Self.matches(s, i, end, form.open) {
+            // A triple quote still arriving is read as the shorter form it so far is.
+            Self.fill(r, prefixStart..<(i + form.open.count), form.role)
+            stringOpened = prefixStart
+            let interpolation = interpolates ? form.interpolation : .none
+            mode = .string(form: k, interpolation: interpolation)
+            continued = false
+            return i + form.open.count
+        }
+        if current.stringPrefixes == .rust || language.name == "swift", s[i] == UInt8(ascii: "#") {
+            // `#"…"#` (Swift), the `#`s of Rust's `r#"…"#` after its `r`.
+            var j = i
+            while j < end && s[j] == UInt8(ascii: "#") { j += 1 }
+            if j < end && s[j] == UInt8(ascii: "\"") && (language.name == "swift" || prefixStart < i) {
+                Self.fill(r, prefixStart..<(j + 1), .string)
+                mode = .hashString(hashes: j - i)
+                return j + 1
+            }
+        }
+        return nil
+    }
+
+    private mutating func stringBody(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ end: Int, _ complete: Bool,
+                                     form k: Int, interpolation: CodeLanguage.Interpolation) -> Int {
+        let form = current.strings[k]
+        // JSON: a string where an object expects a key is read as one until proven otherwise.
+        let role = current.dialect == .json && keyExpected ? .key : form.role
+        var j = i
+        let close = form.close
+        let first = close[0]
+        while j < end {
+            let b = s[j]
+            if b == first && Self.matches(s, j, end, close) {
+                if form.doubledCloseEscapes && Self.matches(s, j + close.count, end, close) {
+                    j += 2 * close.count
+                    continue
+                }
+                j += close.count
+                Self.fill(r, i..<j, role)
+                mode = .code
+                previous = .value
+                continued = false
+                if current.dialect == .json { jsonStringEnded(s, r, j, end, complete) }
+                return j
+            }
+            if b == UInt8(ascii: "\\") && form.escapes {
+                if interpolation == .backslashParen && j + 1 < end && s[j + 1] == UInt8(ascii: "(") {
+                    Self.fill(r, i..<(j + 2), role)
+                    frames.append(Frame(resume: mode, close: UInt8(ascii: ")"), open: UInt8(ascii: "("), role: role))
+                    mode = .code
+                    previous = .op
+                    return j + 2
+                }
+                if j + 1 >= end { continued = true }
+                j += 2
+                continue
+            }
+            if interpolation != .none, let opened = interpolationStart(s, r, i, j, end, role: role, interpolation: interpolation) {
+                return opened
+            }
+            j += 1
+        }
+        let stop = min(j, end)
+        Self.fill(r, i..<stop, role)
+        return end
+    }
+
+    /// An interpolation opening at `j` inside a string whose body began at `start`: writes the
+    /// string so far and returns where code resumes, or nil when none opens at `j`.
+    private mutating func interpolationStart(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ start: Int, _ j: Int, _ end: Int,
+                                             role: CodeRole, interpolation: CodeLanguage.Interpolation) -> Int? {
+        let b = s[j]
+        switch interpolation {
+        case .brace:
+            guard b == UInt8(ascii: "{") else { return nil }
+            if j + 1 < end && s[j + 1] == UInt8(ascii: "{") { return nil }
+            Self.fill(r, start..<(j + 1), role)
+            frames.append(Frame(resume: mode, close: UInt8(ascii: "}"), open: UInt8(ascii: "{"), role: role))
+            mode = .code
+            previous = .op
+            return j + 1
+        case .dollarBrace:
+            guard b == 0x24, j + 1 < end else { return nil }
+            if s[j + 1] == UInt8(ascii: "{") {
+                Self.fill(r, start..<(j + 2), role)
+                frames.append(Frame(resume: mode, close: UInt8(ascii: "}"), open: UInt8(ascii: "{"), role: role))
+                mode = .code
+                previous = .op
+                return j + 2
+            }
+            if language.name == "kotlin" && Self.isNameStart(s[j + 1]) {
+                // `$name` in a Kotlin string: the name is code.
+                Self.fill(r, start..<(j + 1), role)
+                var e = j + 1
+                while e < end && isNameByte(s[e]) { e += 1 }
+                Self.fill(r, (j + 1)..<e, .plain)
+                // Resume the string after the name.
+                let resume = mode
+                mode = resume
+                return e
+            }
+            return nil
+        case .hashBrace:
+            guard b == UInt8(ascii: "#"), j + 1 < end, s[j + 1] == UInt8(ascii: "{") else { return nil }
+            Self.fill(r, start..<(j + 2), role)
+            frames.append(Frame(resume: mode, close: UInt8(ascii: "}"), open: UInt8(ascii: "{"), role: role))
+            mode = .code
+            previous = .op
+            return j + 2
+        case .shell:
+            if b == 0x24, j + 1 < end {
+                let c = s[j + 1]
+                if c == UInt8(ascii: "(") {
+                    Self.fill(r, start..<j, role)
+                    let double = j + 2 < end && s[j + 2] == UInt8(ascii: "(")
+                    let n = double ? 3 : 2
+                    Self.fill(r, j..<(j + n), .keyword)
+                    frames.append(Frame(resume: mode, close: UInt8(ascii: ")"), open: UInt8(ascii: "("), role: .keyword, depth: double ? 1 : 0))
+                    mode = .code
+                    previous = .start
+                    return j + n
+                }
+                if c == UInt8(ascii: "{") {
+                    Self.fill(r, start..<(j + 2), role)
+                    frames.append(Frame(resume: mode, close: UInt8(ascii: "}"), open: UInt8(ascii: "{"), role: .string))
+                    mode = .code
+                    previous = .op
+                    return j + 2
+                }
+                if Self.isNameStart(c) || Self.isDigit(c) || "@*#?$!-".utf8.contains(c) {
+                    Self.fill(r, start..<j, role)
+                    var e = j + 2
+                    if Self.isNameStart(c) { while e < end && isNameByte(s[e]) { e += 1 } }
+                    Self.fill(r, j..<e, .plain)
+                    return e
+                }
+            }
+            if b == UInt8(ascii: "`") {
+                Self.fill(r, start..<(j + 1), role)
+                frames.append(Frame(resume: mode, close: UInt8(ascii: "`"), open: 0, role: .string))
+                mode = .code
+                previous = .start
+                return j + 1
+            }
+            return nil
+        case .php:
+            if b == 0x24, j + 1 < end, Self.isNameStart(s[j + 1]) {
+                Self.fill(r, start..<j, role)
+                var e = j + 1
+                while e < end && isNameByte(s[e]) { e += 1 }
+                Self.fill(r, j..<e, .plain)
+                return e
+            }
+            if b == UInt8(ascii: "{"), j + 1 < end, s[j + 1] == 0x24 {
+                Self.fill(r, start..<(j + 1), role)
+                frames.append(Frame(resume: mode, close: UInt8(ascii: "}"), open: UInt8(ascii: "{"), role: role))
+                mode = .code
+                previous = .op
+                return j + 1
+            }
+            return nil
+        default:
+            return nil
+        }
+    }
+
+    private mutating func hashStringBody(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ end: Int, hashes: Int) -> Int {
+        var j = i
+        while j < end {
+            if s[j] == UInt8(ascii: "\"") {
+                var k = j + 1
+                while k < end && k - j - 1 < hashes && s[k] == UInt8(ascii: "#") { k += 1 }
+                if k - j - 1 == hashes {
+                    Self.fill(r, i..<k, .string)
+                    mode = .code
+                    previous = .value
+                    return k
+                }
+            }
+            j += 1
+        }
+        Self.fill(r, i..<end, .string)
+        return end
+    }
+
+    /// `'x'`, `'\n'`, `'\u{1F600}'`; in Rust, `'a` without a closing quote is a lifetime (plain).
+    private mutating func characterLiteral(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ end: Int, _ complete: Bool) -> Int {
+        var j = i + 1
+        if j < end && s[j] == UInt8(ascii: "\\") {
+            j += 2
+            while j < end && j - i < 12 && s[j] != UInt8(ascii: "'") { j += 1 }
+        } else if j < end {
+            // One character (a UTF-8 sequence).
+            j += 1
+            while j < end && s[j] & 0xC0 == 0x80 { j += 1 }
+        }
+        if j < end && s[j] == UInt8(ascii: "'") {
+            Self.fill(r, i..<(j + 1), .string)
+            previous = .value
+            return j + 1
+        }
+        if current.lifetimes && i + 1 < end && Self.isNameStart(s[i + 1]) {
+            var e = i + 1
+            while e < end && isNameByte(s[e]) { e += 1 }
+            if e < end || complete {
+                r[i] = .plain
+                let builtin = (e - i == 7 && Self.matches(s, i + 1, e, Array("static".utf8))) || (e - i == 2 && s[i + 1] == UInt8(ascii: "_"))
+                Self.fill(r, (i + 1)..<e, builtin ? .builtin : .plain)
+                previous = .name
+                return e
+            }
+        }
+        if !complete && j >= end {
+            Self.fill(r, i..<end, .string)
+            return end
+        }
+        r[i] = .plain
+        previous = .op
+        return i + 1
+    }
+
+    /// `/…/flags` where a value may start; nil when no closing `/` is on the line.
+    private mutating func regexLiteral(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ end: Int, _ complete: Bool) -> Int? {
+        if i + 1 < end && (s[i + 1] == UInt8(ascii: "/") || s[i + 1] == UInt8(ascii: "*")) { return nil }
+        var j = i + 1
+        var inClass = false
+        while j < end {
+            let b = s[j]
+            if b == UInt8(ascii: "\\") { j += 2; continue }
+            if b == UInt8(ascii: "[") { inClass = true } else if b == UInt8(ascii: "]") { inClass = false } else if b == UInt8(ascii: "/") && !inClass { break }
+            j += 1
+        }
+        if j >= end {
+            guard !complete else { return nil }
+            Self.fill(r, i..<end, .string)
+            return end
+        }
+        j += 1
+        while j < end && Self.isNameStart(s[j]) { j += 1 }
+        Self.fill(r, i..<j, .string)
+        previous = .value
+        return j
+    }
+
+    // MARK: Numbers and words
+
+    /// The end of a number starting at `i`.
+    private func number(_ s: UnsafeBufferPointer<UInt8>, _ i: Int, _ end: Int) -> Int {
+        var j = i
+        if s[j] == UInt8(ascii: "0") && j + 1 < end && "xXbBoO".utf8.contains(s[j + 1]) {
+            j += 2
+            while j < end && (Self.isDigit(s[j]) || (s[j] | 0x20 >= 0x61 && s[j] | 0x20 <= 0x66) || s[j] == 0x5F) { j += 1 }
+        } else {
+            while j < end {
+                let b = s[j]
+                if Self.isDigit(b) || b == 0x5F || b == UInt8(ascii: "'") && current.stringPrefixes == .cpp && j + 1 < end && Self.isDigit(s[j + 1]) {
+                    j += 1
+                } else if b == UInt8(ascii: ".") {
+                    let next = j + 1 < end ? s[j + 1] : 0
+                    if Self.isDigit(next) || !(next == UInt8(ascii: ".") || Self.isNameStart(next) || next == 0) || (next | 0x20 == 0x65 && j + 2 < end && Self.isDigit(s[j + 2])) {
+                        j += 1
+                    } else {
+                        break
+                    }
+                } else if b | 0x20 == 0x65, j + 1 < end, Self.isDigit(s[j + 1]) || ((s[j + 1] == 0x2B || s[j + 1] == 0x2D) && j + 2 < end && Self.isDigit(s[j + 2])) {
+                    j += 2
+                } else {
+                    break
+                }
+            }
+        }
+        // A suffix: `u32`, `L`, `f`, `n`.
+        if current.name != "python" {
+            while j < end && (Self.isNameStart(s[j]) || Self.isDigit(s[j])) && s[j] < 0x80 { j += 1 }
+        }
+        return j
+    }
+
+    /// A name or word at `i`: its role from the language's table and the rules that look around it.
+    private mutating func word(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ end: Int, _ complete: Bool) -> Int {
+        var j = i + 1
+        while j < end && isNameByte(s[j]) { j += 1 }
+        if current.bangInNames && j < end && (s[j] == UInt8(ascii: "?") || s[j] == UInt8(ascii: "!"))
+            && !(j + 1 < end && s[j + 1] == UInt8(ascii: "=")) { j += 1 }
+        let partial = j == end && !complete
+        let lang = current
+        // A string's prefix.
+        if j < end, lang.stringPrefixes != .none, let opened = prefixedString(s, r, i, j, end) { return opened }
+        // Rust's standard macros: `name!`.
+        if lang.macros && j < end && s[j] == UInt8(ascii: "!") && !(j + 1 < end && s[j + 1] == UInt8(ascii: "="))
+            && lang.macroNames?.lookup(s, i..<j) != nil {
+            Self.fill(r, i..<(j + 1), .definition)
+            previous = .name
+            return j + 1
+        }
+        // Ruby's `name:` hash key (not `name::`), a symbol.
+        if lang.symbols && j < end && s[j] == UInt8(ascii: ":") && !(j + 1 < end && s[j + 1] == UInt8(ascii: ":"))
+            && previous != .dot && previous != .colon && previous != .op {
+            Self.fill(r, i..<j, .string)
+            r[j] = .plain
+            previous = .op
+            return j + 1
+        }
+        var info = lang.words.lookup(s, i..<j)
+        if previous == .dot {
+            switch lang.afterDot {
+            case .sameRole: break
+            case .keywordsOnly: if info?.role != .keyword { info = nil }
+            case .plain: info = nil
+            }
+        }
+        if let modifier = info, modifier.modifier, !modifierDeclares(s, j, end) { info = nil }
+        var role = info?.role ?? .plain
+        if lang.ruby && role == .plain && s[i] >= 0x41 && s[i] <= 0x5A && previous != .dot && !namesNamespace {
+            role = .builtin  // a constant
+        }
+        namesNamespace = lang.ruby && role == .keyword && j - i == 6 && Self.matches(s, i, end, Array("module".utf8))
+        var definedByCall = false
+        if expectsPlainName {
+            expectsPlainName = false
+            if role != .keyword { role = .plain }
+        } else if expectsType {
+            // Rust: a type's name is a definition unless it is a builtin type or trait.
+            expectsType = false
+            if info?.declarator != true { role = .definition }
+        } else if expectsDefinition && role != .keyword {
+            if lang.receivers && j < end && s[j] == UInt8(ascii: ".") {
+                role = .plain  // `fun Receiver.name`: the name after the dot is defined
+            } else {
+                role = .definition
+                expectsDefinition = false
+            }
+        } else if let info, info.definer {
+            expectsDefinition = true
+        }
+        if role == .plain && lang.callDefinitions != .none && declarationWords > 0 && previous != .dot
+            && (lang.callDefinitions == .anywhere || (functionBody == nil && parentheses == 0)) {
+            if let k = Self.nextNonBlank(s, j, end), s[k] == UInt8(ascii: "(") {
+                role = .definition
+                definedByCall = true
+            }
+        }
+        if role == .plain && inCaseLabel { role = .builtin }
+        if role == .plain && inImport { role = .definition }
+        if role == .plain && lang.typeAnnotations && previous == .colon {
+            // TypeScript: a (dotted) name after `:` is read as a type annotation.
+            role = .keyword
+            while j + 1 < end && s[j] == UInt8(ascii: ".") && Self.isNameStart(s[j + 1]) {
+                j += 2
+                while j < end && isNameByte(s[j]) { j += 1 }
+            }
+        }
+        if role == .keyword && lang.receivers && j < end && s[j] == UInt8(ascii: "?") && info?.declarator == true
+            && !(j + 1 < end && (s[j + 1] == UInt8(ascii: ".") || s[j + 1] == UInt8(ascii: ":"))) {
+            j += 1  // Kotlin's nullable type, `Int?`
+        }
+        Self.fill(r, i..<j, role)
+        if partial { return j }
+        // What the word makes of what follows.
+        if definedByCall && lang.callDefinitions == .topLevel { bodyMayFollow = true }
+        switch role {
+        case .keyword:
+            previous = info?.declarator == true ? .name : .keyword
+            if info?.declarator == true { declarationWords += 1 } else { declarationWords = 0 }
+        default:
+            previous = .name
+            declarationWords += 1
+        }
+        if let info, info.binder { expectsPlainName = true }
+        if lang.caseConstants && role == .keyword && j - i == 4 && Self.matches(s, i, end, Array("case".utf8)) { inCaseLabel = true }
+        if lang.importDefinitions && role == .keyword && j - i == 6 && Self.matches(s, i, end, Array("import".utf8)) { inImport = true }
+        if lang.ruby && role == .keyword && j - i == 3 && Self.matches(s, i, end, Array("def".utf8)) {
+            return rubyDefinition(s, r, j, end)
+        }
+        if expectsDefinition && lang.receivers, let k = Self.nextNonBlank(s, j, end), s[k] == UInt8(ascii: "<") {
+            return typeParameters(s, r, j, end)
+        }
+        return j
+    }
+
+    /// Kotlin: whether the modifier before `from` precedes a declaration (`data class`, `private
+    /// fun`, `override val`), looking past other modifiers on the line; a line still arriving that
+    /// ends with modifiers is taken to.
+    private func modifierDeclares(_ s: UnsafeBufferPointer<UInt8>, _ from: Int, _ end: Int) -> Bool {
+        var k = from
+        while true {
+            while k < end && Self.isBlank(s[k]) { k += 1 }
+            if k >= end { return true }
+            guard Self.isNameStart(s[k]) else { return false }
+            var e = k + 1
+            while e < end && isNameByte(s[e]) { e += 1 }
+            guard let info = current.words.lookup(s, k..<e) else { return false }
+            if info.modifier { k = e; continue }
+            return info.definer || info.binder
+        }
+    }
+
+    /// Kotlin's `fun <T : Comparable<T>> name`: the type parameters are plain (`reified`, `out`
+    /// and `in` keywords); the definition is the name after them.
+    private mutating func typeParameters(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ from: Int, _ end: Int) -> Int {
+        var depth = 0
+        var k = from
+        while k < end {
+            let b = s[k]
+            if b == UInt8(ascii: "<") { depth += 1 } else if b == UInt8(ascii: ">") {
+                depth -= 1
+                if depth == 0 { r[k] = .plain; k += 1; break }
+            }
+            if Self.isNameStart(b) {
+                var e = k + 1
+                while e < end && isNameByte(s[e]) { e += 1 }
+                let role = current.words.lookup(s, k..<e)?.role
+                Self.fill(r, k..<e, role == .keyword ? .keyword : .plain)
+                k = e
+                continue
+            }
+            r[k] = .plain
+            k += 1
+        }
+        previous = .op
+        return k
+    }
+
+    /// A string whose prefix is the name `s[i..<j]` (`f"…"`, `r#"…"#`, `u8"…"`), if it is one.
+    private mutating func prefixedString(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ j: Int, _ end: Int) -> Int? {
+        let n = j - i
+        let q = s[j]
+        switch current.stringPrefixes {
+        case .python:
+            guard n <= 2, q == UInt8(ascii: "\"") || q == UInt8(ascii: "'") else { return nil }
+            var fString = false
+            for k in i..<j {
+                switch s[k] | 0x20 {
+                case UInt8(ascii: "f"): fString = true
+                case UInt8(ascii: "r"), UInt8(ascii: "b"), UInt8(ascii: "u"): break
+                default: return nil
+                }
+            }
+            guard let opened = stringStart(s, r, j, end, prefixStart: i, interpolates: false) else { return nil }
+            if fString, case .string(let form, _) = mode { mode = .string(form: form, interpolation: .brace) }
+            return opened
+        case .rust:
+            if n == 1 && s[i] == UInt8(ascii: "b") && (q == UInt8(ascii: "\"") || q == UInt8(ascii: "'")) {
+                if q == UInt8(ascii: "'") {
+                    let e = characterLiteral(s, r, j, end, true)
+                    Self.fill(r, i..<j, r[j])
+                    return e
+                }
+                return stringStart(s, r, j, end, prefixStart: i)
+            }
+            let raw = (n == 1 && s[i] == UInt8(ascii: "r")) || (n == 2 && s[i] == UInt8(ascii: "b") && s[i + 1] == UInt8(ascii: "r"))
+            guard raw else { return nil }
+            if q == UInt8(ascii: "\"") {
+                Self.fill(r, i..<(j + 1), .string)
+                mode = .hashString(hashes: 0)
+                return j + 1
+            }
+            if q == UInt8(ascii: "#") { return stringStart(s, r, j, end, prefixStart: i) }
+            return nil
+        case .cpp:
+            guard q == UInt8(ascii: "\"") || q == UInt8(ascii: "'") else { return nil }
+            var word = ""
+            for k in i..<j { word.unicodeScalars.append(Unicode.Scalar(s[k])) }
+            if q == UInt8(ascii: "\""), word.hasSuffix("R"), ["R", "LR", "uR", "UR", "u8R"].contains(word) {
+                // `R"delim(`: the closing is `)delim"`.
+                var k = j + 1
+                while k < end && s[k] != UInt8(ascii: "(") && k - j <= 17 { k += 1 }
+                guard k < end && s[k] == UInt8(ascii: "(") else { return nil }
+                terminator = [UInt8(ascii: ")")] + Array(UnsafeBufferPointer(rebasing: s[(j + 1)..<k])) + [UInt8(ascii: "\"")]
+                Self.fill(r, i..<(k + 1), .string)
+                mode = .cppRawString
+                return k + 1
+            }
+            guard ["L", "u", "U", "u8"].contains(word) else { return nil }
+            if q == UInt8(ascii: "'") {
+                let e = characterLiteral(s, r, j, end, true)
+                if r[j] == .string { Self.fill(r, i..<j, .string) }
+                return e
+            }
+            return stringStart(s, r, j, end, prefixStart: i)
+        case .none:
+            return nil
+        }
+    }
+
+    // MARK: The C preprocessor and Rust attributes
+
+    private mutating func preprocessorStart(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ end: Int) -> Int {
+        var j = i + 1
+        while j < end && Self.isBlank(s[j]) { j += 1 }
+        let wordStart = j
+        while j < end && Self.isNameStart(s[j]) { j += 1 }
+        Self.fill(r, i..<j, .keyword)
+        mode = .preprocessor
+        let directive = j - wordStart
+        if (directive == 7 && Self.matches(s, wordStart, end, Array("include".utf8)))
+            || (directive == 6 && Self.matches(s, wordStart, end, Array("import".utf8))) {
+            var k = j
+            while k < end && Self.isBlank(s[k]) { k += 1 }
+            Self.fill(r, j..<k, .keyword)
+            if k < end && (s[k] == UInt8(ascii: "<") || s[k] == UInt8(ascii: "\"")) {
+                let close = s[k] == UInt8(ascii: "<") ? UInt8(ascii: ">") : UInt8(ascii: "\"")
+                var e = k + 1
+                while e < end && s[e] != close { e += 1 }
+                let stop = min(end, e + 1)
+                Self.fill(r, k..<stop, .string)
+                return stop
+            }
+            return k
+        }
+        return j
+    }
+
+    private mutating func preprocessorBody(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ end: Int, _ complete: Bool) -> Int {
+        var j = i
+        while j < end {
+            if s[j] == UInt8(ascii: "/") && j + 1 < end {
+                if s[j + 1] == UInt8(ascii: "/") {
+                    Self.fill(r, i..<j, .keyword)
+                    Self.fill(r, j..<end, .comment)
+                    return end
+                }
+                if s[j + 1] == UInt8(ascii: "*") {
+                    Self.fill(r, i..<j, .keyword)
+                    var e = j + 2
+                    while e < end && !(s[e] == UInt8(ascii: "*") && e + 1 < end && s[e + 1] == UInt8(ascii: "/")) { e += 1 }
+                    let stop = min(end, e + 2)
+                    Self.fill(r, j..<stop, .comment)
+                    if e >= end, let k = current.blockComments.firstIndex(where: { $0.open == Array("/*".utf8) }) {
+                        // The comment continues past the line: the directive ends here.
+                        mode = .blockComment(index: k, depth: 1)
+                    }
+                    return stop
+                }
+            }
+            j += 1
+        }
+        Self.fill(r, i..<end, .keyword)
+        return end
+    }
+
+    private mutating func attributeBody(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ end: Int, depth: Int) -> Int {
+        var d = depth
+        var j = i
+        while j < end {
+            let b = s[j]
+            if b == UInt8(ascii: "\"") {
+                // A string inside an attribute.
+                Self.fill(r, i..<j, .keyword)
+                var e = j + 1
+                while e < end && s[e] != UInt8(ascii: "\"") { e += s[e] == UInt8(ascii: "\\") ? 2 : 1 }
+                let stop = min(end, e + 1)
+                Self.fill(r, j..<stop, .string)
+                mode = .attribute(depth: d)
+                return stop
+            }
+            if b == UInt8(ascii: "[") { d += 1 } else if b == UInt8(ascii: "]") {
+                d -= 1
+                if d == 0 {
+                    Self.fill(r, i..<(j + 1), .keyword)
+                    mode = .code
+                    previous = .start
+                    return j + 1
+                }
+            }
+            j += 1
+        }
+        Self.fill(r, i..<end, .keyword)
+        mode = .attribute(depth: d)
+        return end
+    }
+
+    // MARK: Ruby
+
+    /// After `def`: the method's name (`self.` before it is a builtin), with a trailing `=`, `?` or
+    /// `!`, or an operator (`[]`, `[]=`, `==`, `+`).
+    private mutating func rubyDefinition(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ from: Int, _ end: Int) -> Int {
+        var i = from
+        while i < end && Self.isBlank(s[i]) { r[i] = .plain; i += 1 }
+        if Self.matches(s, i, end, Array("self.".utf8)) {
+            Self.fill(r, i..<(i + 4), .builtin)
+            r[i + 4] = .plain
+            i += 5
+        }
+        var j = i
+        if j < end && Self.isNameStart(s[j]) {
+            while j < end && isNameByte(s[j]) { j += 1 }
+            if j < end && (s[j] == UInt8(ascii: "?") || s[j] == UInt8(ascii: "!") || s[j] == UInt8(ascii: "=")) && !(j + 1 < end && (s[j + 1] == UInt8(ascii: "=") || s[j + 1] == UInt8(ascii: "~"))) { j += 1 }
+        } else {
+            while j < end && "[]=<>+-*/%!~^&|".utf8.contains(s[j]) { j += 1 }
+        }
+        Self.fill(r, i..<j, .definition)
+        previous = .name
+        return j
+    }
+
+    /// `:symbol`, `%w[…]`, `@ivar`, `$global`, `=begin`, `__END__`, heredocs.
+    private mutating func rubySigil(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ end: Int) -> Int? {
+        let b = s[i]
+        if b == UInt8(ascii: ":") && i + 1 < end && !(i > 0 && (isNameByte(s[i - 1]) || s[i - 1] == UInt8(ascii: ":") || s[i - 1] == UInt8(ascii: ")") || s[i - 1] == UInt8(ascii: "]"))) {
+            let c = s[i + 1]
+            if Self.isNameStart(c) {
+                var j = i + 2
+                while j < end && isNameByte(s[j]) { j += 1 }
+                if j < end && (s[j] == UInt8(ascii: "?") || s[j] == UInt8(ascii: "!") || s[j] == UInt8(ascii: "=")) && !(j + 1 < end && s[j + 1] == UInt8(ascii: "=")) && s[j] != UInt8(ascii: "=") { j += 1 }
+                Self.fill(r, i..<j, .string)
+                previous = .value
+                return j
+            }
+            if c == UInt8(ascii: "\"") {
+                r[i] = .string
+                if let j = stringStart(s, r, i + 1, end, prefixStart: i) { return j }
+            }
+        }
+        if b == UInt8(ascii: "%") && i + 2 < end && regexMayStart {
+            var k = i + 1
+            if Self.isNameStart(s[k]) && "qQwWiIrsx".utf8.contains(s[k]) { k += 1 }
+            let open = s[k]
+            let pairs: [(UInt8, UInt8)] = [(0x28, 0x29), (0x5B, 0x5D), (0x7B, 0x7D), (0x3C, 0x3E)]
+            if let pair = pairs.first(where: { $0.0 == open }) {
+                Self.fill(r, i..<(k + 1), .string)
+                mode = .percentLiteral(open: pair.0, close: pair.1, depth: 0)
+                return k + 1
+            }
+            if open == UInt8(ascii: "|") || open == UInt8(ascii: "!") || open == UInt8(ascii: "/") {
+                Self.fill(r, i..<(k + 1), .string)
+                mode = .percentLiteral(open: open, close: open, depth: 0)
+                return k + 1
+            }
+        }
+        if b == UInt8(ascii: "@") || b == 0x24 {
+            var j = i + 1
+            if j < end && s[j] == UInt8(ascii: "@") { j += 1 }
+            guard j < end, Self.isNameStart(s[j]) else { return nil }
+            while j < end && isNameByte(s[j]) { j += 1 }
+            Self.fill(r, i..<j, .plain)
+            previous = .name
+            return j
+        }
+        if b == UInt8(ascii: "=") && i == 0 && Self.matches(s, 0, end, Array("=begin".utf8)) && (end == 6 || Self.isBlank(s[6])) {
+            Self.fill(r, 0..<end, .comment)
+            mode = .embeddedDocument
+            return end
+        }
+        if b == UInt8(ascii: "_") && i == 0 && end == 7 && Self.matches(s, 0, end, Array("__END__".utf8)) {
+            Self.fill(r, 0..<end, .keyword)
+            mode = .rest(.keyword)
+            return end
+        }
+        if b == UInt8(ascii: "<") && i + 2 < end && s[i + 1] == UInt8(ascii: "<") && (previous == .op || previous == .start || previous == .keyword || previous == .name) {
+            var k = i + 2
+            var indented = false
+            if s[k] == UInt8(ascii: "~") || s[k] == UInt8(ascii: "-") { indented = true; k += 1 }
+            var quote: UInt8 = 0
+            if k < end && (s[k] == UInt8(ascii: "'") || s[k] == UInt8(ascii: "\"")) { quote = s[k]; k += 1 }
+            let start = k
+            while k < end && (s[k] >= 0x41 && s[k] <= 0x5A || s[k] == 0x5F || Self.isDigit(s[k])) { k += 1 }
+            guard k > start, s[start] >= 0x41 && s[start] <= 0x5A else { return nil }
+            let word = Array(UnsafeBufferPointer(rebasing: s[start..<k]))
+            if quote != 0 { if k < end && s[k] == quote { k += 1 } else { return nil } }
+            Self.fill(r, i..<k, .string)
+            pendingHeredoc = (word, indented, quote == UInt8(ascii: "'") ? .none : .hashBrace)
+            previous = .value
+            return k
+        }
+        return nil
+    }
+
+    // MARK: - The shell
+
+    private static func isShellWordByte(_ b: UInt8) -> Bool {
+        switch b {
+        case 0x20, 0x09, 0x0D, UInt8(ascii: ";"), UInt8(ascii: "&"), UInt8(ascii: "|"), UInt8(ascii: "<"), UInt8(ascii: ">"),
+             UInt8(ascii: "("), UInt8(ascii: ")"), 0x24, UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "`"),
+             UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "="), UInt8(ascii: "\\"):
+            return false
+        default:
+            return true
+        }
+    }
+
+    private mutating func shellToken(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ end: Int, _ complete: Bool) -> Int {
+        let b = s[i]
+        if var frame = frames.last {
+            if b == frame.close {
+                if frame.depth == 0 {
+                    frames.removeLast()
+                    r[i] = frame.role
+                    if frame.role == .keyword && frame.open == UInt8(ascii: "(") && i + 1 < end && s[i + 1] == UInt8(ascii: ")") && frame.close == UInt8(ascii: ")") {
+                        // unreachable: `$((` frames start at depth 1
+                    }
+                    mode = frame.resume
+                    previous = .name
+                    return i + 1
+                }
+                frame.depth -= 1
+                frames[frames.count - 1] = frame
+                if frame.depth == 0 && frame.role == .keyword && b == UInt8(ascii: ")") && i + 1 < end && s[i + 1] == UInt8(ascii: ")") {
+                    // `))` closing `$((`.
+                    frames.removeLast()
+                    Self.fill(r, i..<(i + 2), .keyword)
+                    mode = frame.resume
+                    previous = .name
+                    return i + 2
+                }
+            } else if b == frame.open {
+                frame.depth += 1
+                frames[frames.count - 1] = frame
+            }
+        }
+        if b == UInt8(ascii: "#") && (i == 0 || Self.isBlank(s[i - 1]) || s[i - 1] == UInt8(ascii: ";"))
+            && (language.dialect != .dockerfile || embeddedContinues) {
+            // (In a Dockerfile a command's comment needs a continued line after it.)
+            Self.fill(r, i..<end, .comment)
+            return end
+        }
+        if b == UInt8(ascii: ":"), let frame = frames.last, frame.close == UInt8(ascii: "}"), frame.role == .string,
+           i + 1 < end, "-=+?".utf8.contains(s[i + 1]) {
+            // `${name:-default}`: the operator is a keyword.
+            Self.fill(r, i..<(i + 2), .keyword)
+            return i + 2
+        }
+        if b == 0x24 {
+            guard i + 1 < end else {
+                r[i] = .plain
+                return end
+            }
+            let c = s[i + 1]
+            if c == UInt8(ascii: "(") {
+                let double = i + 2 < end && s[i + 2] == UInt8(ascii: "(")
+                let n = double ? 3 : 2
+                Self.fill(r, i..<(i + n), .keyword)
+                frames.append(Frame(resume: .code, close: UInt8(ascii: ")"), open: UInt8(ascii: "("), role: .keyword, depth: double ? 1 : 0))
+                previous = .start
+                return i + n
+            }
+            if c == UInt8(ascii: "{") {
+                Self.fill(r, i..<(i + 2), .string)
+                frames.append(Frame(resume: .code, close: UInt8(ascii: "}"), open: UInt8(ascii: "{"), role: .string))
+                previous = .op
+                return i + 2
+            }
+            if c == UInt8(ascii: "'") {
+                r[i] = .string
+                if let j = stringStart(s, r, i + 1, end, prefixStart: i, interpolates: false) { return j }
+            }
+            var j = i + 2
+            if Self.isNameStart(c) { while j < end && isNameByte(s[j]) { j += 1 } }
+            Self.fill(r, i..<min(j, end), .plain)
+            previous = .name
+            return min(j, end)
+        }
+        if b == UInt8(ascii: "<") && i + 1 < end && s[i + 1] == UInt8(ascii: "<") && !(i + 2 < end && s[i + 2] == UInt8(ascii: "<")) {
+            // A heredoc: `<<WORD`, `<<-WORD`, `<<'WORD'`, `<<"WORD"`; the rest of the line and the
+            // heredoc's lines up to WORD are its text.
+            var k = i + 2
+            var indented = false
+            if k < end && s[k] == UInt8(ascii: "-") { indented = true; k += 1 }
+            while k < end && Self.isBlank(s[k]) { k += 1 }
+            var quote: UInt8 = 0
+            if k < end && (s[k] == UInt8(ascii: "'") || s[k] == UInt8(ascii: "\"")) { quote = s[k]; k += 1 }
+            if k < end && s[k] == UInt8(ascii: "\\") { k += 1 }
+            let start = k
+            while k < end && (Self.isNameStart(s[k]) || Self.isDigit(s[k])) { k += 1 }
+            if k > start {
+                pendingHeredoc = (Array(UnsafeBufferPointer(rebasing: s[start..<k])), indented, quote == 0 ? .shell : .none)
+                Self.fill(r, i..<end, .string)
+                return end
+            }
+        }
+        if b == UInt8(ascii: "`") {
+            r[i] = .string
+            frames.append(Frame(resume: .code, close: UInt8(ascii: "`"), open: 0, role: .string))
+            previous = .start
+            return i + 1
+        }
+        if let j = stringStart(s, r, i, end, prefixStart: i) { return j }
+        if b == UInt8(ascii: "\\") {
+            // An escaped character (a line's last `\\` escapes its newline): a string.
+            let stop = min(end, i + 2)
+            Self.fill(r, i..<stop, .string)
+            return stop
+        }
+        if Self.isShellWordByte(b) {
+            var j = i + 1
+            while j < end && Self.isShellWordByte(s[j]) { j += 1 }
+            var role = CodeRole.plain
+            if Self.isDigit(b) {
+                // Digits that end at a word boundary are a number (`2>&1`, the `3` of `3.13`).
+                var d = i + 1
+                while d < j && Self.isDigit(s[d]) { d += 1 }
+                if d == j || !(Self.isNameStart(s[d]) && s[d] < 0x80) {
+                    Self.fill(r, i..<d, .number)
+                    Self.fill(r, d..<j, .plain)
+                    previous = .name
+                    return j
+                }
+            } else if let info = current.words.lookup(s, i..<j) {
+                // Keywords only where a command may start; builtins where a command is.
+                let next: UInt8 = j < end ? s[j] : 0x20
+                if info.role == .keyword {
+                    role = .keyword
+                } else if next == 0x20 || next == 0x09 || next == UInt8(ascii: ")") || next == UInt8(ascii: ";") || next == UInt8(ascii: "`") || (j == end) {
+                    role = info.role
+                }
+            }
+            Self.fill(r, i..<j, role)
+            previous = role == .keyword ? .start : .name
+            return j
+        }
+        r[i] = .plain
+        previous = b == UInt8(ascii: ";") || b == UInt8(ascii: "|") || b == UInt8(ascii: "&") ? .start : .op
+        return i + 1
+    }
+
+    // MARK: - JSON
+
+    /// A JSON string just closed at `j`: a key when `:` follows.
+    private mutating func jsonStringEnded(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ j: Int, _ end: Int, _ complete: Bool) {
+        var k = j
+        while k < end && Self.isBlank(s[k]) { k += 1 }
+        // Where nothing follows yet, a key where an object expects one.
+        let isKey = k < end ? s[k] == UInt8(ascii: ":") : keyExpected
+        Self.fill(r, min(stringOpened, j)..<j, isKey ? .key : .string)
+        keyExpected = false
+    }
+
+    // MARK: - Markup
+
+    /// Markup text outside tags: plain, up to a tag, a comment or an entity.
+    private mutating func markupText(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ end: Int, _ complete: Bool) -> Int {
+        let b = s[i]
+        if b == UInt8(ascii: "<") {
+            if Self.matches(s, i, end, Array("<!--".utf8)) {
+                Self.fill(r, i..<(i + 4), .comment)
+                mode = .markupComment
+                return i + 4
+            }
+            if Self.matches(s, i, end, Array("<![CDATA[".utf8)) {
+                Self.fill(r, i..<(i + 9), .keyword)
+                mode = .markupCDATA
+                return i + 9
+            }
+            if i + 1 < end && s[i + 1] == UInt8(ascii: "!") {
+                Self.fill(r, i..<(i + 2), .keyword)
+                mode = .markupDeclaration
+                return i + 2
+            }
+            if i + 1 < end && s[i + 1] == UInt8(ascii: "?") {
+                Self.fill(r, i..<(i + 2), .keyword)
+                mode = .markupInstruction
+                return i + 2
+            }
+            var j = i + 1
+            if j < end && s[j] == UInt8(ascii: "/") { j += 1 }
+            let nameStart = j
+            while j < end && (Self.isNameStart(s[j]) || Self.isDigit(s[j]) || s[j] == UInt8(ascii: "-") || s[j] == UInt8(ascii: ":") || s[j] == UInt8(ascii: ".")) { j += 1 }
+            if j > nameStart || (j == end && !complete) {
+                Self.fill(r, i..<j, .tag)
+                if nameStart == i + 1 {
+                    if Self.matchesIgnoringCase(s, nameStart, j, "script") && j - nameStart == 6, let js = language.embedded.first(where: { $0.name == "javascript" }) {
+                        markupEmbed = js
+                        embedEnd = Array("script".utf8)
+                    } else if Self.matchesIgnoringCase(s, nameStart, j, "style") && j - nameStart == 5, let css = language.embedded.first(where: { $0.name == "css" }) {
+                        markupEmbed = css
+                        embedEnd = Array("style".utf8)
+                    } else {
+                        markupEmbed = nil
+                    }
+                } else {
+                    markupEmbed = nil
+                }
+                mode = .markupTag
+                return j
+            }
+        }
+        // Text up to the next `<`.
+        var j = i + 1
+        while j < end && s[j] != UInt8(ascii: "<") { j += 1 }
+        Self.fill(r, i..<j, .plain)
+        return j
+    }
+
+    private mutating func markupToken(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ end: Int, _ complete: Bool) -> Int {
+        switch mode {
+        case .markupComment:
+            var j = i
+            while j < end && !Self.matches(s, j, end, Array("-->".utf8)) { j += 1 }
+            if j < end {
+                Self.fill(r, i..<(j + 3), .comment)
+                mode = .code
+                return j + 3
+            }
+            Self.fill(r, i..<end, .comment)
+            return end
+        case .markupCDATA:
+            var j = i
+            while j < end && !Self.matches(s, j, end, Array("]]>".utf8)) { j += 1 }
+            if j < end {
+                Self.fill(r, i..<j, .plain)
+                Self.fill(r, j..<(j + 3), .keyword)
+                mode = .code
+                return j + 3
+            }
+            Self.fill(r, i..<end, .plain)
+            return end
+        case .markupDeclaration, .markupInstruction:
+            let close: [UInt8] = mode == .markupInstruction ? Array("?>".utf8) : [UInt8(ascii: ">")]
+            var j = i
+            while j < end && !Self.matches(s, j, end, close) { j += 1 }
+            if j < end {
+                Self.fill(r, i..<(j + close.count), .keyword)
+                mode = .code
+                return j + close.count
+            }
+            Self.fill(r, i..<end, .keyword)
+            return end
+        case .markupValue(let quote):
+            var j = i
+            while j < end && s[j] != quote { j += 1 }
+            if j < end {
+                Self.fill(r, i..<(j + 1), .string)
+                mode = .markupTag
+                return j + 1
+            }
+            Self.fill(r, i..<end, .string)
+            return end
+        default:
+            break
+        }
+        // In a tag: attributes, values, the end.
+        let b = s[i]
+        if Self.isBlank(b) {
+            r[i] = .plain
+            return i + 1
+        }
+        if b == UInt8(ascii: ">") || (b == UInt8(ascii: "/") && i + 1 < end && s[i + 1] == UInt8(ascii: ">")) {
+            let n = b == UInt8(ascii: ">") ? 1 : 2
+            Self.fill(r, i..<(i + n), .tag)
+            if let embed = markupEmbed, n == 1 {
+                // The element's content is code of its own, to `</script>` or `</style>`.
+                current = embed
+                mode = .code
+                previous = .start
+                frames = []
+            } else {
+                mode = .code
+            }
+            markupEmbed = nil
+            return i + n
+        }
+        if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") {
+            r[i] = .string
+            mode = .markupValue(quote: b)
+            return i + 1
+        }
+        if b == UInt8(ascii: "=") {
+            r[i] = .plain
+            return i + 1
+        }
+        var j = i + 1
+        while j < end && !Self.isBlank(s[j]) && s[j] != UInt8(ascii: "=") && s[j] != UInt8(ascii: ">") && s[j] != UInt8(ascii: "/") && s[j] != UInt8(ascii: "\"") && s[j] != UInt8(ascii: "'") { j += 1 }
+        // An unquoted value after `=` is a string, a name an attribute.
+        var k = i - 1
+        while k >= 0 && Self.isBlank(s[k]) { k -= 1 }
+        let isValue = k >= 0 && s[k] == UInt8(ascii: "=")
+        Self.fill(r, i..<max(j, i + 1), isValue ? .string : .attribute)
+        return max(j, i + 1)
+    }
+
+    /// Code embedded in markup (`<script>`, `<style>`) ends at its closing tag.
+    private mutating func leaveEmbedded(_ s: UnsafeBufferPointer<UInt8>, _ i: Int, _ end: Int) -> Bool {
+        guard current !== language, language.dialect == .markup, s[i] == UInt8(ascii: "<"), i + 1 < end, s[i + 1] == UInt8(ascii: "/") else { return false }
+        guard Self.matchesIgnoringCase(s, i + 2, end, String(decoding: embedEnd, as: UTF8.self)) else { return false }
+        current = language
+        mode = .code
+        frames = []
+        return true
+    }
+
+    /// PHP: text before `<?php`.
+    private mutating func templateText(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ end: Int) -> Int {
+        var j = i
+        while j < end {
+            if s[j] == UInt8(ascii: "<") && j + 1 < end && s[j + 1] == UInt8(ascii: "?") {
+                Self.fill(r, i..<j, .plain)
+                var k = j + 2
+                if Self.matchesIgnoringCase(s, k, end, "php") { k += 3 } else if k < end && s[k] == UInt8(ascii: "=") { k += 1 }
+                Self.fill(r, j..<k, .keyword)
+                mode = .code
+                previous = .start
+                return k
+            }
+            j += 1
+        }
+        Self.fill(r, i..<end, .plain)
+        return end
+    }
+
+    // MARK: - CSS
+
+    private mutating func cssToken(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ end: Int, _ complete: Bool) -> Int {
+        let b = s[i]
+        if Self.matches(s, i, end, Array("/*".utf8)) {
+            mode = .blockComment(index: 0, depth: 1)
+            Self.fill(r, i..<(i + 2), .comment)
+            return i + 2
+        }
+        if !complete && i + 1 == end && b == UInt8(ascii: "/") {
+            r[i] = .comment
+            return end
+        }
+        if let j = stringStart(s, r, i, end, prefixStart: i) { return j }
+        let inRule = objects.last == true
+        switch b {
+        case UInt8(ascii: "{"):
+            objects.append(true)
+            cssValue = false
+            r[i] = .plain
+            return i + 1
+        case UInt8(ascii: "}"):
+            if !objects.isEmpty { objects.removeLast() }
+            cssValue = false
+            r[i] = .plain
+            return i + 1
+        case UInt8(ascii: ";"):
+            cssValue = false
+            r[i] = .plain
+            return i + 1
+        case UInt8(ascii: "@"):
+            var j = i + 1
+            while j < end && (isNameByte(s[j])) { j += 1 }
+            Self.fill(r, i..<j, .keyword)
+            return j
+        case UInt8(ascii: "!"):
+            var j = i + 1
+            while j < end && Self.isBlank(s[j]) { j += 1 }
+            if Self.matchesIgnoringCase(s, j, end, "important") {
+                Self.fill(r, i..<(j + 9), .keyword)
+                return j + 9
+            }
+            r[i] = .plain
+            return i + 1
+        default:
+            break
+        }
+        if inRule && !cssValue {
+            // A property name, up to `:`; a nested rule's selector otherwise.
+            var j = i
+            while j < end && isNameByte(s[j]) { j += 1 }
+            if j > i {
+                var k = j
+                while k < end && Self.isBlank(s[k]) { k += 1 }
+                if k < end && s[k] == UInt8(ascii: ":") {
+                    Self.fill(r, i..<j, .keyword)
+                    r[k] = .plain
+                    Self.fill(r, j..<k, .plain)
+                    cssValue = true
+                    return k + 1
+                }
+                if k == end && !complete {
+                    Self.fill(r, i..<j, .keyword)
+                    return j
+                }
+            }
+        }
+        if inRule && cssValue {
+            if b == UInt8(ascii: "#") {
+                var j = i + 1
+                while j < end && (Self.isDigit(s[j]) || (s[j] | 0x20 >= 0x61 && s[j] | 0x20 <= 0x66)) { j += 1 }
+                if j > i + 1 && (j == end || !isNameByte(s[j])) {
+                    Self.fill(r, i..<j, .number)
+                    return j
+                }
+            }
+            if Self.isDigit(b) || ((b == UInt8(ascii: ".") || b == UInt8(ascii: "-") || b == UInt8(ascii: "+")) && i + 1 < end && Self.isDigit(s[i + 1])) {
+                var j = i + 1
+                while j < end && (Self.isDigit(s[j]) || s[j] == UInt8(ascii: ".")) { j += 1 }
+                Self.fill(r, i..<j, .number)
+                var k = j
+                while k < end && (Self.isNameStart(s[k]) || s[k] == UInt8(ascii: "%")) { k += 1 }
+                Self.fill(r, j..<k, .keyword)
+                return k
+            }
+            if Self.isNameStart(b) || b == UInt8(ascii: "-") {
+                var j = i + 1
+                while j < end && isNameByte(s[j]) { j += 1 }
+                var role = current.words.lookup(s, i..<j)?.role ?? .plain
+                if role == .keyword { role = .builtin }
+                if j < end && s[j] == UInt8(ascii: "(") { role = .plain }
+                Self.fill(r, i..<j, role)
+                return j
+            }
+            r[i] = .plain
+            return i + 1
+        }
+        // A selector.
+        var j = i + 1
+        while j < end && s[j] != UInt8(ascii: "{") && s[j] != UInt8(ascii: ",") && !Self.isBlank(s[j]) && s[j] != UInt8(ascii: "/") && s[j] != UInt8(ascii: ";") && s[j] != UInt8(ascii: "}") { j += 1 }
+        Self.fill(r, i..<j, b == UInt8(ascii: ",") || b == UInt8(ascii: ">") || b == UInt8(ascii: "+") || b == UInt8(ascii: "~") ? .plain : .tag)
+        return j
+    }
+
+    // MARK: - Line-based dialects
+
+    /// A unified diff's line: its first byte decides.
+    private mutating func diffLine(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>) {
+        let n = s.count
+        guard n > 0 else { return }
+        let role: CodeRole
+        switch s[0] {
+        case UInt8(ascii: "+"): role = Self.matches(s, 0, n, Array("+++ ".utf8)) ? .heading : .inserted
+        case UInt8(ascii: "-"): role = Self.matches(s, 0, n, Array("--- ".utf8)) ? .heading : .deleted
+        case UInt8(ascii: "@"): role = .heading
+        case UInt8(ascii: " "): role = .unchanged
+        case UInt8(ascii: "!"): role = .deleted
+        case UInt8(ascii: ">"): role = .inserted
+        case UInt8(ascii: "<"): role = .deleted
+        default:
+            role = Self.matches(s, 0, n, Array("diff ".utf8)) || Self.matches(s, 0, n, Array("index ".utf8))
+                || Self.matches(s, 0, n, Array("***".utf8)) ? .heading : .unchanged
+        }
+        Self.fill(r, 0..<n, role)
+    }
+
+    /// A console session's line: a prompt and a shell command, or output. A command whose line
+    /// ends in `\` (or inside an open quote) continues on the next line.
+    private mutating func consoleLine(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ complete: Bool) {
+        let n = s.count
+        guard let shell = language.embedded.first else { return }
+        var start = 0
+        if !embeddedContinues {
+            var k = 0
+            // An optional `[user@host dir]` or `user@host:dir` before the prompt character.
+            if k < n && s[k] == UInt8(ascii: "[") {
+                while k < n && s[k] != UInt8(ascii: "]") { k += 1 }
+                k += 1
+            } else {
+                var j = 0
+                while j < n && !Self.isBlank(s[j]) && s[j] != UInt8(ascii: "$") && s[j] != UInt8(ascii: "#") && s[j] != UInt8(ascii: "%") && s[j] != UInt8(ascii: ">") { j += 1 }
+                if j < n && j > 0 && s[j] != UInt8(ascii: ">") && (0..<j).contains(where: { s[$0] == UInt8(ascii: "@") || s[$0] == UInt8(ascii: ":") }) { k = j }
+            }
+            if k < n && (s[k] == UInt8(ascii: "$") || s[k] == UInt8(ascii: "#") || s[k] == UInt8(ascii: "%") || s[k] == UInt8(ascii: ">"))
+                && (k + 1 == n || Self.isBlank(s[k + 1])) {
+                k += 1
+                if k < n { k += 1 }
+                Self.fill(r, 0..<k, .prompt)
+                start = k
+                current = shell
+                mode = .code
+                frames = []
+                previous = .start
+            } else {
+                Self.fill(r, 0..<n, .output)
+                return
+            }
+        }
+        scan(s, r, from: start, to: n, complete: complete)
+        if complete {
+            endLine(s)
+            var e = n
+            while e > start && Self.isBlank(s[e - 1]) { e -= 1 }
+            embeddedContinues = (e > start && s[e - 1] == UInt8(ascii: "\\")) || mode != .code || !frames.isEmpty
+        }
+    }
+
+    /// A Dockerfile's line: an instruction and its arguments, a comment, or a continuation.
+    /// Instructions that take one argument (`FROM`, `WORKDIR`, `USER`, `EXPOSE`…) take a string;
+    /// the others shell words (`RUN`, `ENV`, `COPY`…), read with the shell's rules up to the end
+    /// of their last continued line (a line that ends in `\`); a comment inside them must be
+    /// followed by a continued line, and a quote closes within them or is not one.
+    private mutating func dockerfileLine(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ complete: Bool) {
+        let n = s.count
+        var start = 0
+        var e = n
+        while e > 0 && Self.isBlank(s[e - 1]) { e -= 1 }
+        let continues = !complete || (e > 0 && s[e - 1] == UInt8(ascii: "\\"))
+        if !embeddedContinues {
+            if n > 0 && s[0] == UInt8(ascii: "#") {
+                Self.fill(r, 0..<n, .comment)
+                return
+            }
+            var k = 0
+            while k < n && Self.isBlank(s[k]) { k += 1 }
+            var j = k
+            while j < n && Self.isNameStart(s[j]) { j += 1 }
+            current = language.embedded.first ?? language
+            mode = .code
+            frames = []
+            previous = .start
+            if j > k, let info = language.words.lookup(s, k..<j), j == n || Self.isBlank(s[j]) {
+                Self.fill(r, k..<j, info.role)
+                start = j
+                var a = j
+                while a < n && Self.isBlank(s[a]) { a += 1 }
+                if info.definer && !(a < n && s[a] == UInt8(ascii: "[")) {
+                    // FROM, WORKDIR, USER, EXPOSE…: one argument, a string (`AS` a keyword).
+                    while a < n {
+                        if Self.isBlank(s[a]) { r[a] = .plain; a += 1; continue }
+                        var b = a
+                        while b < n && !Self.isBlank(s[b]) { b += 1 }
+                        let isAs = b - a == 2 && Self.matchesIgnoringCase(s, a, b, "as")
+                        Self.fill(r, a..<b, isAs ? .keyword : .string)
+                        a = b
+                    }
+                    return
+                }
+            } else if j == n && !complete && j > k {
+                Self.fill(r, k..<j, .keyword)
+                return
+            }
+        }
+        embeddedContinues = continues
+        let opened = mode == .code
+        scan(s, r, from: start, to: n, complete: complete)
+        if complete {
+            if !continues, case .string = mode, opened {
+                // A quote that does not close before the command ends is not one.
+                Self.fill(r, min(stringOpened, n)..<n, .plain)
+            }
+            endLine(s)
+            if !continues {
+                mode = .code
+                frames = []
+            }
+        }
+    }
+
+    /// A YAML line: `key: value`, `- item`, a comment, a quoted or plain scalar, a block scalar's
+    /// line.
+    private mutating func yamlLine(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ complete: Bool) {
+        let n = s.count
+        var k = 0
+        while k < n && s[k] == 0x20 { k += 1 }
+        if case .yamlBlock(let indent) = mode {
+            if k >= n || k > indent {
+                Self.fill(r, 0..<n, .builtin)
+                return
+            }
+            mode = .code
+        }
+        if case .string = mode {
+            scan(s, r, from: 0, to: n, complete: complete)
+            if case .string = mode { return }
+            k = n
+            for i in 0..<n where r[i] != .string { k = i; break }
+            if k >= n { return }
+            return yamlRest(s, r, k, n, complete, indent: 0)
+        }
+        yamlRest(s, r, k, n, complete, indent: k)
+    }
+
+    private mutating func yamlRest(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ from: Int, _ n: Int, _ complete: Bool, indent: Int) {
+        var i = from
+        var keyDone = false
+        while i < n {
+            let b = s[i]
+            if Self.isBlank(b) { r[i] = .plain; i += 1; continue }
+            if b == UInt8(ascii: "#") && (i == 0 || Self.isBlank(s[i - 1])) {
+                Self.fill(r, i..<n, .comment)
+                return
+            }
+            if b == UInt8(ascii: "-") && (i + 1 == n || s[i + 1] == 0x20) {
+                r[i] = .plain
+                i += 1
+                continue
+            }
+            if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") {
+                if let j = stringStart(s, r, i, n, prefixStart: i) {
+                    i = j
+                    scan(s, r, from: i, to: n, complete: complete)
+                    if case .string = mode { return }
+                    // A quoted key.
+                    var e = n
+                    for q in j..<n where r[q] != .string { e = q; break }
+                    if e < n && s[e] == UInt8(ascii: ":") { for q in i..<e where r[q] == .string { r[q] = .key } }
+                    i = e
+                    continue
+                }
+            }
+            if b == UInt8(ascii: "|") || b == UInt8(ascii: ">") {
+                var j = i + 1
+                while j < n && !Self.isBlank(s[j]) && s[j] != UInt8(ascii: "#") { j += 1 }
+                Self.fill(r, i..<j, .plain)
+                if complete { mode = .yamlBlock(indent: indent) }
+                i = j
+                continue
+            }
+            if b == UInt8(ascii: "!") {
+                var j = i + 1
+                while j < n && !Self.isBlank(s[j]) { j += 1 }
+                Self.fill(r, i..<j, .keyword)
+                i = j
+                continue
+            }
+            if (b == UInt8(ascii: "&") || b == UInt8(ascii: "*")) && i + 1 < n && !Self.isBlank(s[i + 1]) {
+                var j = i + 1
+                while j < n && !Self.isBlank(s[j]) { j += 1 }
+                Self.fill(r, i..<j, .plain)
+                i = j
+                continue
+            }
+            if "{}[],".utf8.contains(b) { r[i] = .plain; i += 1; continue }
+            // A plain scalar, or a key up to `: `.
+            var j = i
+            var keyEnd: Int?
+            while j < n {
+                if !keyDone && s[j] == UInt8(ascii: ":") && (j + 1 == n || Self.isBlank(s[j + 1])) { keyEnd = j; break }
+                if s[j] == UInt8(ascii: "#") && Self.isBlank(s[j - 1]) { break }
+                j += 1
+            }
+            if let e = keyEnd {
+                Self.fill(r, i..<e, .key)
+                r[e] = .plain
+                keyDone = true
+                i = e + 1
+                continue
+            }
+            var e = j
+            while e > i && Self.isBlank(s[e - 1]) { e -= 1 }
+            // Before `: ` arrives, a word at a line's start is a key.
+            Self.fill(r, i..<e, !complete && j == n && !keyDone && i == indent ? .key : .plain)
+            i = j
+        }
+    }
+
+    /// A TOML line: a `[table]` header, `key = value`, a comment, or the rest of a multi-line value.
+    private mutating func tomlLine(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ complete: Bool) {
+        let n = s.count
+        var i = 0
+        if mode != .code {
+            scan(s, r, from: 0, to: n, complete: complete)
+            if complete { endLine(s) }
+            return
+        }
+        while i < n && Self.isBlank(s[i]) { i += 1 }
+        guard i < n else { return }
+        if s[i] == UInt8(ascii: "[") && objects.isEmpty {
+            var j = i
+            while j < n && s[j] != UInt8(ascii: "#") { j += 1 }
+            var e = j
+            while e > i && Self.isBlank(s[e - 1]) { e -= 1 }
+            Self.fill(r, i..<e, .keyword)
+            Self.fill(r, j..<n, .comment)
+            return
+        }
+        // Keys up to `=` are plain; the value is scanned as code.
+        if objects.isEmpty {
+            var j = i
+            while j < n && s[j] != UInt8(ascii: "=") && s[j] != UInt8(ascii: "#") {
+                if s[j] == UInt8(ascii: "\"") || s[j] == UInt8(ascii: "'") { break }
+                j += 1
+            }
+            if j < n && s[j] == UInt8(ascii: "=") {
+                Self.fill(r, i..<(j + 1), .plain)
+                i = j + 1
+            } else if j == n && !complete {
+                Self.fill(r, i..<n, .plain)
+                return
+            }
+        }
+        scan(s, r, from: i, to: n, complete: complete)
+        // Inline tables and arrays may span lines.
+        for k in i..<n where r[k] == .plain {
+            if s[k] == UInt8(ascii: "[") || s[k] == UInt8(ascii: "{") { objects.append(true) } else if (s[k] == UInt8(ascii: "]") || s[k] == UInt8(ascii: "}")) && !objects.isEmpty { objects.removeLast() }
+        }
+        if !complete { return }
+        endLine(s)
+    }
+}
