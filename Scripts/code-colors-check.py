@@ -17,12 +17,12 @@ Pygments' tokens map to roles so (Pygments token classes, pygments.org/docs/toke
   Keyword.* (types, declarations, namespaces), Operator.Word, Comment.Preproc  -> keyword
   Keyword.Constant                                                             -> builtin
   String.*, Comment.PreprocFile                                                -> string
-  Comment.* (doc comments, and String.Doc that opens with /** /// //!)         -> comment
+  Comment.* (doc comments, and String.Doc that opens with /** /*! /// //!)     -> comment
   Number.*                                                                     -> number
   Name.Function (.Magic), Name.Class, Name.Decorator                           -> definition
   Name.Builtin (.Pseudo), Name.Constant, Name.Exception, and `self`, `this`    -> builtin
   markup tags (and their brackets) and attributes, JSON/YAML keys, CSS
-  selectors, diff lines, a console's prompt and output (Generic.*)             -> not judged
+  selectors, diff lines (all of a diff), a console's prompt and output        -> not judged
   everything else (names, operators, punctuation, Text, Error)                 -> plain
 Each distinct cell style (colour and attributes) is then mapped to the role most of its characters
 have (the best mapping), once over all inputs of a colour mode, and a character agrees when its
@@ -92,6 +92,8 @@ PALETTE = {"black", "red", "green", "brown", "blue", "magenta", "cyan", "white",
 def role_of(tt, value, lexer):
     """The role of a Pygments token, or None when it is not judged."""
     v = value.strip()
+    if lexer == "diff":
+        return None
     if v in ("self", "this", "$this") and (tt in T.Keyword or tt in T.Name.Builtin):
         return "builtin"
     if tt in T.Generic:
@@ -110,7 +112,7 @@ def role_of(tt, value, lexer):
         return "keyword"
     if tt in T.Comment:
         return "comment"
-    if tt in T.String.Doc and v.startswith(("/**", "///", "//!")):
+    if tt in T.String.Doc and v.startswith(("/**", "/*!", "///", "//!")):
         return "comment"
     if tt in T.String:
         return "string"

@@ -149,6 +149,9 @@ public final class CodeLanguage: Sendable, CustomStringConvertible {
     let importDefinitions: Bool
     /// `fun Receiver.name` and `fun <T> name` (Kotlin): the definition is the name after them.
     let receivers: Bool
+    /// Swift: Cocoa's class names (`UIButton`, `NSObject`) are builtins, `$0` a plain name, and
+    /// `@name` a keyword when the table has it (`@objc`, `@IBAction`), else plain.
+    let cocoa: Bool
     /// The language inside `<script>` and `<style>` (markup), or of `RUN` lines and commands
     /// (Dockerfile, console).
     let embedded: [CodeLanguage]
@@ -165,7 +168,7 @@ public final class CodeLanguage: Sendable, CustomStringConvertible {
          typeAnnotations: Bool = false, afterDot: AfterDot = .sameRole, symbols: Bool = false, ruby: Bool = false,
          phpTags: Bool = false, macroNames: CodeWordTable? = nil, typeAfterColon: Bool = false,
          signedNumbers: Bool = false, caseConstants: Bool = false, importDefinitions: Bool = false,
-         receivers: Bool = false, embedded: [CodeLanguage] = []) {
+         receivers: Bool = false, cocoa: Bool = false, embedded: [CodeLanguage] = []) {
         self.name = name
         self.aliases = aliases
         self.dialect = dialect
@@ -199,6 +202,7 @@ public final class CodeLanguage: Sendable, CustomStringConvertible {
         self.caseConstants = caseConstants
         self.importDefinitions = importDefinitions
         self.receivers = receivers
+        self.cocoa = cocoa
         self.embedded = embedded
     }
 

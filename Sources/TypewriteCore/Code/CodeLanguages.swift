@@ -94,10 +94,10 @@ enum CodeLanguages {
 
     private static let javascriptWords: [(String, CodeWordInfo)] = [
         ("""
-         await break case catch continue debugger default delete do else export extends finally for from if
-         import in instanceof new of return super switch throw try typeof var void while with yield let const
-         function class async get set static as constructor enum implements interface package private
-         protected public abstract boolean byte char double final float goto int long native short
+         for in while do break return continue switch case default if else throw try catch finally yield
+         await async of static export import debugger extends super var let const with function class
+         typeof instanceof void delete new constructor from as abstract boolean byte char double enum final
+         float goto implements int interface long native package private protected public short
          synchronized throws transient volatile
          """, .keyword),
         ("true false null undefined NaN Infinity this", .builtin),
@@ -106,8 +106,8 @@ enum CodeLanguages {
          Float32Array Float64Array Function Int16Array Int32Array Int8Array InternalError Intl JSON Map Math
          Number Object Promise Proxy RangeError ReferenceError Reflect RegExp Set String Symbol SyntaxError
          TypeError URIError Uint16Array Uint32Array Uint8Array Uint8ClampedArray WeakMap WeakSet decodeURI
-         decodeURIComponent document encodeURI encodeURIComponent escape eval global globalThis isFinite isNaN
-         parseFloat parseInt unescape window
+         decodeURIComponent document encodeURI encodeURIComponent eval global globalThis isFinite isNaN
+         parseFloat parseInt window
          """, .builtin),
     ]
 
@@ -123,11 +123,11 @@ enum CodeLanguages {
     static let typescript = CodeLanguage(
         name: "typescript", aliases: ["typescript", "ts", "tsx"],
         words: CodeWordTable([
-            ("declare keyof namespace module readonly type infer is asserts satisfies override accessor unique abstract", .keyword),
-            ("string number boolean any void never unknown object symbol bigint", .keyword),
+            ("declare module readonly type override abstract implements private protected public enum interface", .keyword),
+            ("string number boolean", .keyword),
         ] + javascriptWords),
         lineComments: ["//"], blockComments: [("/*", "*/")], strings: javascriptStrings, dollarInNames: true,
-        decorators: true, dottedDecorators: true, regexLiterals: true, typeAnnotations: true)
+        regexLiterals: true, typeAnnotations: true)
 
     // MARK: JSON (RFC 8259)
 
@@ -144,7 +144,9 @@ enum CodeLanguages {
         mbstate_t wctrans_t wint_t wctype_t int8_t int16_t int32_t int64_t uint8_t uint16_t uint32_t uint64_t
         int_least8_t int_least16_t int_least32_t int_least64_t uint_least8_t uint_least16_t uint_least32_t
         uint_least64_t int_fast8_t int_fast16_t int_fast32_t int_fast64_t uint_fast8_t uint_fast16_t
-        uint_fast32_t uint_fast64_t intptr_t uintptr_t intmax_t uintmax_t
+        uint_fast32_t uint_fast64_t intptr_t uintptr_t intmax_t uintmax_t clockid_t cpu_set_t cpumask_t dev_t
+        gid_t id_t ino_t key_t mode_t nfds_t pid_t rlim_t sig_t sighandler_t siginfo_t sigset_t sigval_t
+        socklen_t timer_t uid_t atomic_bool atomic_char atomic_int atomic_long atomic_size_t
         """
     private static let cModifiers = "auto const extern inline register restrict static volatile _Atomic _Noreturn _Thread_local __inline __restrict"
     private static let cKeywords = """
@@ -229,7 +231,8 @@ enum CodeLanguages {
         name: "rust", aliases: ["rust", "rs"],
         words: CodeWordTable([
             ("fn struct enum type union", .definer),
-            ("mod let", .binder),
+            ("mod", .binder),
+            ("let", .keyword),
             ("""
              as async await break box const continue crate dyn else extern for if impl in loop match move mut
              pub ref return static super trait unsafe use where while abstract become do final macro override
@@ -320,18 +323,83 @@ enum CodeLanguages {
     static let css = CodeLanguage(
         name: "css", aliases: ["css"], dialect: .css,
         words: CodeWordTable([
+            // Keyword values and the named colours: constants (first: `top` is one as a value).
             ("""
-             absolute auto baseline block bold bolder both bottom break-word capitalize center collapse
-             column contain content-box border-box cover crosshair currentColor currentcolor dashed default
-             disc dotted double ease ease-in ease-in-out ease-out fixed flex flex-end flex-start grid hidden
-             inherit initial inline inline-block inline-flex italic justify left lighter line-through
-             linear lowercase middle monospace no-repeat none normal nowrap oblique outset pointer pre pre-line
-             pre-wrap relative repeat right row sans-serif scroll serif solid space-around space-between
-             square static sticky stretch sub super table table-cell text thin top transparent underline
-             unset uppercase visible wrap
+             absolute alternate always auto left right avoid baseline block bold bolder border-box both bottom
+             break-all break-word capitalize center circle col-resize collapse column column-reverse
+             contain content-box cover crosshair currentColor dashed flex grid decimal default disc dotted
+             double ease ease-in ease-in-out ease-out ellipsis end fixed flex-end flex-start forwards
+             grab groove hidden horizontal infinite inherit initial inline inline-block inline-flex
+             inline-grid inside italic justify large larger lighter line-through linear list-item
+             lowercase ltr medium middle monospace move no-repeat none normal not-allowed nowrap oblique
+             outset outside overline padding-box pointer pre pre-line pre-wrap relative repeat repeat-x
+             repeat-y revert ridge round row row-reverse rtl sans-serif scroll serif small smaller solid
+             space-around space-between space-evenly square start static sticky stretch sub super
+             table table-cell table-row text thick thin top transparent underline unset uppercase
+             vertical visible wait wrap x-large x-small xx-large xx-small cursive fantasy
+             aliceblue antiquewhite aqua aquamarine azure beige bisque black blanchedalmond blue blueviolet
+             brown burlywood cadetblue chartreuse chocolate coral cornflowerblue cornsilk crimson cyan
+             darkblue darkcyan darkgoldenrod darkgray darkgreen darkgrey darkkhaki darkmagenta
+             darkolivegreen darkorange darkorchid darkred darksalmon darkseagreen darkslateblue
+             darkslategray darkslategrey darkturquoise darkviolet deeppink deepskyblue dimgray dimgrey
+             dodgerblue firebrick floralwhite forestgreen fuchsia gainsboro ghostwhite gold goldenrod gray
+             green greenyellow grey honeydew hotpink indianred indigo ivory khaki lavender lavenderblush
+             lawngreen lemonchiffon lightblue lightcoral lightcyan lightgoldenrodyellow lightgray
+             lightgreen lightgrey lightpink lightsalmon lightseagreen lightskyblue lightslategray
+             lightslategrey lightsteelblue lightyellow lime limegreen linen magenta maroon
+             mediumaquamarine mediumblue mediumorchid mediumpurple mediumseagreen mediumslateblue
+             mediumspringgreen mediumturquoise mediumvioletred midnightblue mintcream mistyrose moccasin
+             navajowhite navy oldlace olive olivedrab orange orangered orchid palegoldenrod palegreen
+             paleturquoise palevioletred papayawhip peachpuff peru pink plum powderblue purple
+             rebeccapurple red rosybrown royalblue saddlebrown salmon sandybrown seagreen seashell sienna
+             silver skyblue slateblue slategray slategrey snow springgreen steelblue tan teal thistle
+             tomato turquoise violet wheat white whitesmoke yellow yellowgreen
+             """, .builtin),
+            // Properties: keywords, as names and as values (`transition: opacity 1s`).
+            ("""
+             accent-color align-content align-items align-self all animation animation-delay
+             animation-direction animation-duration animation-fill-mode animation-iteration-count
+             animation-name animation-play-state animation-timing-function appearance aspect-ratio
+             backface-visibility background background-attachment background-blend-mode
+             background-clip background-color background-image background-origin background-position
+             background-repeat background-size border border-bottom border-bottom-color
+             border-bottom-left-radius border-bottom-right-radius border-bottom-style border-bottom-width
+             border-collapse border-color border-image border-left border-left-color border-left-style
+             border-left-width border-radius border-right border-right-color border-right-style
+             border-right-width border-spacing border-style border-top border-top-color
+             border-top-left-radius border-top-right-radius border-top-style border-top-width border-width
+             bottom box-shadow box-sizing caption-side caret-color clear clip clip-path color column-count
+             column-gap column-rule column-width columns content counter-increment counter-reset cursor
+             direction display empty-cells fill filter flex flex-basis flex-direction flex-flow flex-grow
+             flex-shrink flex-wrap float font font-family font-feature-settings font-size font-style
+             font-variant font-weight gap grid grid-area grid-auto-columns grid-auto-flow grid-auto-rows
+             grid-column grid-column-end grid-column-gap grid-column-start grid-gap grid-row grid-row-end
+             grid-row-gap grid-row-start grid-template grid-template-areas grid-template-columns
+             grid-template-rows height hyphens inset isolation justify-content justify-items justify-self
+             left letter-spacing line-height list-style list-style-image list-style-position
+             list-style-type margin margin-bottom margin-left margin-right margin-top max-height max-width
+             min-height min-width mix-blend-mode object-fit object-position opacity order orphans outline
+             outline-color outline-offset outline-style outline-width overflow overflow-wrap overflow-x
+             overflow-y padding padding-bottom padding-left padding-right padding-top page-break-after
+             page-break-before page-break-inside perspective perspective-origin place-content place-items
+             place-self pointer-events position quotes resize right row-gap scroll-behavior speak stroke
+             stroke-width tab-size table-layout text-align text-decoration text-decoration-color
+             text-decoration-line text-decoration-style text-indent text-overflow text-rendering
+             text-shadow text-transform top transform transform-origin transform-style
+             transition transition-delay transition-duration transition-property
+             transition-timing-function unicode-bidi user-select vertical-align visibility white-space
+             widows width will-change word-break word-spacing word-wrap writing-mode z-index
              """, .keyword),
         ]),
-        blockComments: [("/*", "*/")], strings: [quote("\""), quote("'")], dashInNames: true)
+        blockComments: [("/*", "*/")], strings: [quote("\""), quote("'")], dashInNames: true,
+        // The functions CSS defines (the others, a definition).
+        macroNames: CodeWordTable([("""
+            attr blur brightness calc circle contrast counter counters cubic-bezier drop-shadow ellipse
+            grayscale hsl hsla hue-rotate inset invert linear-gradient matrix matrix3d opacity perspective
+            polygon radial-gradient rect repeating-linear-gradient repeating-radial-gradient rgb rgba rotate
+            rotate3d rotateX rotateY rotateZ saturate scale scale3d scaleX scaleY scaleZ sepia skew skewX
+            skewY steps translate translate3d translateX translateY translateZ url
+            """, .builtin)]))
 
     static let html = CodeLanguage(
         name: "html", aliases: ["html"], dialect: .markup, words: CodeWordTable([]),
@@ -347,8 +415,8 @@ enum CodeLanguages {
     static let dockerfile = CodeLanguage(
         name: "dockerfile", aliases: ["dockerfile", "docker"], dialect: .dockerfile,
         words: CodeWordTable(ignoresCase: true, [
-            ("FROM MAINTAINER EXPOSE USER WORKDIR STOPSIGNAL", .definer),
-            ("RUN CMD ENTRYPOINT SHELL ENV ADD COPY VOLUME LABEL ARG ONBUILD HEALTHCHECK", .keyword),
+            ("FROM MAINTAINER EXPOSE USER WORKDIR STOPSIGNAL VOLUME", .definer),
+            ("RUN CMD ENTRYPOINT SHELL ENV ADD COPY LABEL ARG ONBUILD HEALTHCHECK", .keyword),
         ]),
         embedded: [shell])
 
@@ -368,6 +436,10 @@ enum CodeLanguages {
              """, .keyword),
             ("_ self Self super true false nil dynamicType", .builtin),
             ("""
+             @availability @autoclosure @noreturn @NSApplicationMain @NSCopying @NSManaged @objc
+             @UIApplicationMain @IBAction @IBDesignable @IBInspectable @IBOutlet
+             """, .keyword),
+            ("""
              Array AnyObject Any AnyClass Bool Character ClosedInterval ContiguousArray Dictionary Double Float
              Float32 Float64 Float80 Int Int8 Int16 Int32 Int64 UInt UInt8 UInt16 UInt32 UInt64 Optional Range
              Slice StaticString String UnicodeScalar UnsafePointer UnsafeMutablePointer UnsafeBufferPointer
@@ -381,7 +453,7 @@ enum CodeLanguages {
         ]),
         lineComments: ["//"], blockComments: [("/*", "*/")], commentsNest: true,
         strings: [quote("\"\"\"", multiline: true, interpolation: .backslashParen), quote("\"", interpolation: .backslashParen)],
-        importDefinitions: true)
+        importDefinitions: true, cocoa: true)
 
     // MARK: Ruby (Ruby 3.3 doc/keywords.rdoc; Kernel, Module methods)
 
@@ -400,7 +472,8 @@ enum CodeLanguages {
              puts print p pp require require_relative attr_accessor attr_reader attr_writer include extend
              prepend lambda proc format sprintf printf gets block_given? catch throw sleep rand srand exit abort
              at_exit binding caller fail freeze frozen? instance_variable_get instance_variable_set
-             respond_to? send public_send define_method method_missing module_function attr
+             respond_to? send public_send define_method method_missing module_function attr warn
+             select open method gsub sub chomp chop
              """, .builtin),
         ]),
         lineComments: ["#"],
@@ -413,14 +486,15 @@ enum CodeLanguages {
         name: "php", aliases: ["php", "php3", "php4", "php5"],
         words: CodeWordTable(ignoresCase: true, [
             ("function class interface trait enum", .definer),
+            ("const", .constantBinder),
             ("""
              abstract and array as break callable case catch clone const continue declare default do echo else
              elseif empty enddeclare endfor endforeach endif endswitch endwhile eval exit extends final finally
-             fn for foreach global goto if implements include include_once instanceof insteadof isset list match
+             for foreach global goto if implements include include_once instanceof insteadof isset list match
              namespace new or print private protected public readonly require require_once return static switch
-             throw try unset use var while xor yield die
+             throw try unset use var while xor yield die true false null
              """, .keyword),
-            ("true false null", .builtin),
+        ], exactGroups: [
             ("""
              array_filter array_map array_merge array_keys array_values array_key_exists array_push array_pop
              array_search array_slice array_splice array_unique array_reverse count strlen str_replace
@@ -435,7 +509,7 @@ enum CodeLanguages {
         ]),
         lineComments: ["//", "#"], blockComments: [("/*", "*/")],
         strings: [quote("\"", multiline: true, interpolation: .php), quote("'", multiline: true)],
-        dollarVariables: true, afterDot: .sameRole, phpTags: true)
+        dollarVariables: true, afterDot: .plain, phpTags: true)
 
     // MARK: Kotlin (Kotlin language specification, "Keywords and operators")
 

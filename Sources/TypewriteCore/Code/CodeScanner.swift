@@ -112,8 +112,10 @@ public struct CodeScanner: Sendable {
     private var embedEnd: [UInt8] = []
     /// JSON: whether each open bracket is an object (`true`) or an array; CSS: inside a rule.
     private var objects: [Bool] = []
-    /// CSS: inside a declaration's value (after `:`) rather than at a property name.
+    /// CSS: inside a declaration's value (after `:`) rather than at a property name; in an
+    /// at-rule's prelude (`@media …`), whose block holds rules.
     private var cssValue = false
+    private var atRule = false
     /// Dockerfile and console: the embedded shell line continues on the next line.
     private var embeddedContinues = false
     /// Where the string being read opened on this line (0 when it opened on an earlier line).
@@ -122,8 +124,10 @@ public struct CodeScanner: Sendable {
     private var keyExpected = false
     /// Ruby: the last word was `module` (the name after it is a namespace's, plain).
     private var namesNamespace = false
-    /// The next name is a variable's or a namespace's (after `let`, `val`, `mod`): plain.
+    /// The next name is a variable's or a namespace's (after `let`, `val`, `mod`): plain; a
+    /// constant's (after PHP's `const`): a builtin.
     private var expectsPlainName = false
+    private var expectsConstant = false
     /// Rust: a type follows (after `:` or `->`).
     private var expectsType = false
     /// C and C++: the brace depth at which the body of a function definition opened (nil outside
@@ -505,8 +509,14 @@ public struct CodeScanner: Sendable {
         if b == 0x24 && current.dollarVariables && i + 1 < end && (Self.isNameStart(s[i + 1]) || s[i + 1] == 0x24) {
             var j = i + 1
             while j < end && (isNameByte(s[j]) || s[j] == 0x24) { j += 1 }
-            let isThis = j - i == 5 && Self.matches(s, i, end, Array("$this".utf8))
-            Self.fill(r, i..<j, isThis ? .builtin : .plain)
+            Self.fill(r, i..<j, .plain)
+            previous = .name
+            return j
+        }
+        if current.cocoa && (b == UInt8(ascii: "@") || b == 0x24) && i + 1 < end && (Self.isNameStart(s[i + 1]) || Self.isDigit(s[i + 1])) {
+            var j = i + 1
+            while j < end && isNameByte(s[j]) { j += 1 }
+            Self.fill(r, i..<j, b == UInt8(ascii: "@") && current.words.lookup(s, i..<j)?.role == .keyword ? .keyword : .plain)
             previous = .name
             return j
         }
@@ -586,7 +596,11 @@ public struct CodeScanner: Sendable {
                 declarationWords = 0
                 return i + 2
             }
-            previous = .colon
+            // (TypeScript reads a name after `name:` or `name?:` as a type.)
+            var k = i - 1
+            while k >= 0 && Self.isBlank(s[k]) { k -= 1 }
+            if k >= 0 && s[k] == UInt8(ascii: "?") { k -= 1 }
+            previous = k >= 0 && (isNameByte(s[k]) || s[k] == UInt8(ascii: ".")) ? .colon : .op
             declarationWords = 0
             inCaseLabel = false
             if current.typeAfterColon { expectsType = true }
@@ -815,12 +829,13 @@ public struct CodeScanner: Sendable {
             }
             return nil
         case .php:
-            if b == 0x24, j + 1 < end, Self.isNameStart(s[j + 1]) {
-                Self.fill(r, start..<j, role)
-                var e = j + 1
-                while e < end && isNameByte(s[e]) { e += 1 }
-                Self.fill(r, j..<e, .plain)
-                return e
+            // `$name` is part of the string; `{$expr}` and `${expr}` hold code.
+            if b == 0x24, j + 1 < end, s[j + 1] == UInt8(ascii: "{") {
+                Self.fill(r, start..<(j + 2), role)
+                frames.append(Frame(resume: mode, close: UInt8(ascii: "}"), open: UInt8(ascii: "{"), role: role))
+                mode = .code
+                previous = .op
+                return j + 2
             }
             if b == UInt8(ascii: "{"), j + 1 < end, s[j + 1] == 0x24 {
                 Self.fill(r, start..<(j + 1), role)
@@ -966,7 +981,7 @@ public struct CodeScanner: Sendable {
         }
         // Ruby's `name:` hash key (not `name::`), a symbol.
         if lang.symbols && j < end && s[j] == UInt8(ascii: ":") && !(j + 1 < end && s[j + 1] == UInt8(ascii: ":"))
-            && previous != .dot && previous != .colon && previous != .op {
+            && previous != .dot && previous != .colon {
             Self.fill(r, i..<j, .string)
             r[j] = .plain
             previous = .op
@@ -985,11 +1000,16 @@ public struct CodeScanner: Sendable {
         if lang.ruby && role == .plain && s[i] >= 0x41 && s[i] <= 0x5A && previous != .dot && !namesNamespace {
             role = .builtin  // a constant
         }
+        if lang.cocoa && role == .plain && j - i > 3 && (s[i] == UInt8(ascii: "U") && s[i + 1] == UInt8(ascii: "I") || s[i] == UInt8(ascii: "N") && s[i + 1] == UInt8(ascii: "S"))
+            && s[i + 2] >= 0x41 && s[i + 2] <= 0x5A {
+            role = .builtin  // UIKit's and Foundation's classes
+        }
         namesNamespace = lang.ruby && role == .keyword && j - i == 6 && Self.matches(s, i, end, Array("module".utf8))
         var definedByCall = false
-        if expectsPlainName {
+        if expectsPlainName || expectsConstant {
+            role = expectsConstant ? .builtin : .plain
             expectsPlainName = false
-            if role != .keyword { role = .plain }
+            expectsConstant = false
         } else if expectsType {
             // Rust: a type's name is a definition unless it is a builtin type or trait.
             expectsType = false
@@ -1001,7 +1021,7 @@ public struct CodeScanner: Sendable {
                 role = .definition
                 expectsDefinition = false
             }
-        } else if let info, info.definer {
+        } else if let info, info.definer && !info.binder {
             expectsDefinition = true
         }
         if role == .plain && lang.callDefinitions != .none && declarationWords > 0 && previous != .dot
@@ -1037,7 +1057,9 @@ public struct CodeScanner: Sendable {
             previous = .name
             declarationWords += 1
         }
-        if let info, info.binder { expectsPlainName = true }
+        if let info, info.binder {
+            if info.definer { expectsConstant = true } else { expectsPlainName = true }
+        }
         if lang.caseConstants && role == .keyword && j - i == 4 && Self.matches(s, i, end, Array("case".utf8)) { inCaseLabel = true }
         if lang.importDefinitions && role == .keyword && j - i == 6 && Self.matches(s, i, end, Array("import".utf8)) { inImport = true }
         if lang.ruby && role == .keyword && j - i == 3 && Self.matches(s, i, end, Array("def".utf8)) {
@@ -1670,6 +1692,9 @@ public struct CodeScanner: Sendable {
 
     // MARK: - CSS
 
+    /// CSS: outside a rule's braces a selector (names are tags, `.`, `#`, `:` plain; `@media` a
+    /// keyword); inside, a property name (a keyword when CSS defines it) and after `:` its value
+    /// (constants, numbers and their units, colours, functions, strings, `!important`).
     private mutating func cssToken(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ end: Int, _ complete: Bool) -> Int {
         let b = s[i]
         if Self.matches(s, i, end, Array("/*".utf8)) {
@@ -1685,7 +1710,8 @@ public struct CodeScanner: Sendable {
         let inRule = objects.last == true
         switch b {
         case UInt8(ascii: "{"):
-            objects.append(true)
+            objects.append(!atRule)
+            atRule = false
             cssValue = false
             r[i] = .plain
             return i + 1
@@ -1696,80 +1722,127 @@ public struct CodeScanner: Sendable {
             return i + 1
         case UInt8(ascii: ";"):
             cssValue = false
-            r[i] = .plain
-            return i + 1
-        case UInt8(ascii: "@"):
-            var j = i + 1
-            while j < end && (isNameByte(s[j])) { j += 1 }
-            Self.fill(r, i..<j, .keyword)
-            return j
-        case UInt8(ascii: "!"):
-            var j = i + 1
-            while j < end && Self.isBlank(s[j]) { j += 1 }
-            if Self.matchesIgnoringCase(s, j, end, "important") {
-                Self.fill(r, i..<(j + 9), .keyword)
-                return j + 9
-            }
+            atRule = false
             r[i] = .plain
             return i + 1
         default:
             break
         }
+        var nameEnd = i
+        while nameEnd < end && isNameByte(s[nameEnd]) { nameEnd += 1 }
         if inRule && !cssValue {
-            // A property name, up to `:`; a nested rule's selector otherwise.
-            var j = i
-            while j < end && isNameByte(s[j]) { j += 1 }
-            if j > i {
-                var k = j
-                while k < end && Self.isBlank(s[k]) { k += 1 }
-                if k < end && s[k] == UInt8(ascii: ":") {
-                    Self.fill(r, i..<j, .keyword)
-                    r[k] = .plain
-                    Self.fill(r, j..<k, .plain)
-                    cssValue = true
-                    return k + 1
+            if b == UInt8(ascii: "@") {
+                // An at-rule inside a rule (`@apply …`): a directive at a line's very start,
+                // else words CSS does not define, plain.
+                if i == 0 {
+                    Self.fill(r, i..<end, .keyword)
+                    return end
                 }
-                if k == end && !complete {
-                    Self.fill(r, i..<j, .keyword)
-                    return j
-                }
-            }
-        }
-        if inRule && cssValue {
-            if b == UInt8(ascii: "#") {
-                var j = i + 1
-                while j < end && (Self.isDigit(s[j]) || (s[j] | 0x20 >= 0x61 && s[j] | 0x20 <= 0x66)) { j += 1 }
-                if j > i + 1 && (j == end || !isNameByte(s[j])) {
-                    Self.fill(r, i..<j, .number)
-                    return j
-                }
-            }
-            if Self.isDigit(b) || ((b == UInt8(ascii: ".") || b == UInt8(ascii: "-") || b == UInt8(ascii: "+")) && i + 1 < end && Self.isDigit(s[i + 1])) {
-                var j = i + 1
-                while j < end && (Self.isDigit(s[j]) || s[j] == UInt8(ascii: ".")) { j += 1 }
-                Self.fill(r, i..<j, .number)
-                var k = j
-                while k < end && (Self.isNameStart(s[k]) || s[k] == UInt8(ascii: "%")) { k += 1 }
-                Self.fill(r, j..<k, .keyword)
-                return k
-            }
-            if Self.isNameStart(b) || b == UInt8(ascii: "-") {
-                var j = i + 1
-                while j < end && isNameByte(s[j]) { j += 1 }
-                var role = current.words.lookup(s, i..<j)?.role ?? .plain
-                if role == .keyword { role = .builtin }
-                if j < end && s[j] == UInt8(ascii: "(") { role = .plain }
-                Self.fill(r, i..<j, role)
+                var j = i
+                while j < end && s[j] != UInt8(ascii: ";") && s[j] != UInt8(ascii: "}") { j += 1 }
+                Self.fill(r, i..<j, .plain)
                 return j
+            }
+            // A vendor prefix, then a property name up to `:`.
+            var k = i
+            if b == UInt8(ascii: "-"), let p = vendorPrefix(s, i, end) {
+                Self.fill(r, i..<p, .keyword)
+                k = p
+                nameEnd = k
+                while nameEnd < end && isNameByte(s[nameEnd]) { nameEnd += 1 }
+            }
+            if nameEnd > k {
+                var c = nameEnd
+                while c < end && Self.isBlank(s[c]) { c += 1 }
+                let known = current.words.lookup(s, k..<nameEnd) != nil && s[k] != UInt8(ascii: "-")
+                if c < end && s[c] == UInt8(ascii: ":") {
+                    Self.fill(r, k..<nameEnd, known ? .keyword : .plain)
+                    Self.fill(r, nameEnd..<(c + 1), .plain)
+                    cssValue = true
+                    return c + 1
+                }
+                // Before its `:` arrives, a name in a rule is taken for a property.
+                Self.fill(r, k..<nameEnd, c == end && !complete ? .keyword : .plain)
+                return nameEnd
             }
             r[i] = .plain
             return i + 1
         }
-        // A selector.
-        var j = i + 1
-        while j < end && s[j] != UInt8(ascii: "{") && s[j] != UInt8(ascii: ",") && !Self.isBlank(s[j]) && s[j] != UInt8(ascii: "/") && s[j] != UInt8(ascii: ";") && s[j] != UInt8(ascii: "}") { j += 1 }
-        Self.fill(r, i..<j, b == UInt8(ascii: ",") || b == UInt8(ascii: ">") || b == UInt8(ascii: "+") || b == UInt8(ascii: "~") ? .plain : .tag)
-        return j
+        if inRule {
+            // A value.
+            if b == UInt8(ascii: "!") {
+                var j = i + 1
+                while j < end && Self.isBlank(s[j]) { j += 1 }
+                if Self.matchesIgnoringCase(s, j, end, "important") {
+                    Self.fill(r, i..<(j + 9), .keyword)
+                    return j + 9
+                }
+            }
+            if b == UInt8(ascii: "#") {
+                var j = i + 1
+                while j < end && j - i <= 6 && (Self.isDigit(s[j]) || (s[j] | 0x20 >= 0x61 && s[j] | 0x20 <= 0x7A)) { j += 1 }
+                if j > i + 1 {
+                    Self.fill(r, i..<j, .number)
+                    return j
+                }
+            }
+            if Self.isDigit(b) || ((b == UInt8(ascii: ".") || b == UInt8(ascii: "-") || b == UInt8(ascii: "+")) && i + 1 < end
+                                   && (Self.isDigit(s[i + 1]) || (s[i + 1] == UInt8(ascii: ".") && i + 2 < end && Self.isDigit(s[i + 2])))) {
+                var j = i + 1
+                while j < end && (Self.isDigit(s[j]) || s[j] == UInt8(ascii: ".")) { j += 1 }
+                Self.fill(r, i..<j, .number)
+                var k = j
+                if k < end && s[k] == UInt8(ascii: "%") { k += 1 } else {
+                    while k < end && Self.isNameStart(s[k]) && s[k] < 0x80 { k += 1 }
+                    if !Self.cssUnits.contains(String(decoding: UnsafeBufferPointer(rebasing: s[j..<k]), as: UTF8.self).lowercased()) { k = j }
+                }
+                Self.fill(r, j..<k, .keyword)
+                return k
+            }
+            if b == UInt8(ascii: "-"), let p = vendorPrefix(s, i, end) {
+                Self.fill(r, i..<p, .builtin)
+                return p
+            }
+            if nameEnd > i && (Self.isNameStart(b) || b == UInt8(ascii: "-")) {
+                if nameEnd < end && s[nameEnd] == UInt8(ascii: "(") {
+                    let builtin = current.macroNames?.lookup(s, i..<nameEnd) != nil
+                    Self.fill(r, i..<nameEnd, builtin ? .builtin : (b == UInt8(ascii: "-") ? .plain : .definition))
+                    return nameEnd
+                }
+                let role = b == UInt8(ascii: "-") ? .plain : (current.words.lookup(s, i..<nameEnd)?.role ?? .plain)
+                Self.fill(r, i..<nameEnd, role)
+                return nameEnd
+            }
+            r[i] = .plain
+            return i + 1
+        }
+        // A selector, or an at-rule's prelude.
+        if b == UInt8(ascii: "@") && nameEnd == i && i + 1 < end {
+            var j = i + 1
+            while j < end && isNameByte(s[j]) { j += 1 }
+            r[i] = .plain
+            Self.fill(r, (i + 1)..<j, .keyword)
+            atRule = true
+            return j
+        }
+        if nameEnd > i {
+            Self.fill(r, i..<nameEnd, .tag)
+            return nameEnd
+        }
+        r[i] = .plain
+        return i + 1
+    }
+
+    /// CSS's units (CSS Values and Units Level 4).
+    private static let cssUnits: Set<String> = [
+        "px", "em", "rem", "ex", "ch", "vw", "vh", "vmin", "vmax", "cm", "mm", "q", "in", "pt", "pc", "deg", "grad", "rad",
+        "turn", "s", "ms", "hz", "khz", "dpi", "dpcm", "dppx", "fr", "x", "lh", "rlh", "vb", "vi", "svh", "lvh", "dvh",
+    ]
+
+    /// The end of a vendor prefix (`-webkit-`, `-moz-`, `-ms-`, `-o-`) at `i`, if there is one.
+    private func vendorPrefix(_ s: UnsafeBufferPointer<UInt8>, _ i: Int, _ end: Int) -> Int? {
+        for p in ["-webkit-", "-moz-", "-ms-", "-o-"] where Self.matches(s, i, end, Array(p.utf8)) { return i + p.utf8.count }
+        return nil
     }
 
     // MARK: - Line-based dialects
@@ -2012,6 +2085,20 @@ public struct CodeScanner: Sendable {
             var e = j
             while e > i && Self.isBlank(s[e - 1]) { e -= 1 }
             Self.fill(r, i..<e, .keyword)
+            // A quoted key in the header is a string.
+            var q = i
+            while q < e {
+                let c = s[q]
+                if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") {
+                    var k = q + 1
+                    while k < e && s[k] != c { k += c == UInt8(ascii: "\"") && s[k] == UInt8(ascii: "\\") ? 2 : 1 }
+                    let stop = min(e, k + 1)
+                    Self.fill(r, q..<stop, .string)
+                    q = stop
+                } else {
+                    q += 1
+                }
+            }
             Self.fill(r, j..<n, .comment)
             return
         }

@@ -20,6 +20,8 @@ struct CodeWordInfo: Hashable, Sendable {
     static let type = CodeWordInfo(role: .keyword, declarator: true)
     static let binder = CodeWordInfo(role: .keyword, binder: true)
     static let modifier = CodeWordInfo(role: .keyword, modifier: true)
+    /// The next name is a constant's (PHP's `const NAME`): a builtin.
+    static let constantBinder = CodeWordInfo(role: .keyword, definer: true, binder: true)
 }
 
 /// A set of words with what each is, looked up by the bytes of a source word without building a
@@ -31,25 +33,35 @@ struct CodeWordTable: Sendable {
         var start: UInt32 = 0
         var length: UInt16 = 0   // 0: empty
         var info: UInt8 = 0
+        /// The word matches only in its own case (a table that ignores case can hold some).
+        var exact = false
     }
 
+    /// The words as folded (for finding them), and as written (for the exact ones).
     private var text: [UInt8] = []
+    private var written: [UInt8] = []
     private var slots: [Slot]
     private var mask: Int
     let ignoresCase: Bool
     /// The longest word held: longer source words are looked up no further.
     private(set) var longest = 0
 
-    /// - Parameter groups: space-separated words, each group with what its words are; a word
-    ///   listed twice keeps its first meaning.
-    init(ignoresCase: Bool = false, _ groups: [(String, CodeWordInfo)]) {
+    /// - Parameters:
+    ///   - groups: space-separated words, each group with what its words are; a word listed twice
+    ///     keeps its first meaning.
+    ///   - exactGroups: words that match only in their own case, in a table that ignores case
+    ///     (PHP's keywords ignore case, its function names do not).
+    init(ignoresCase: Bool = false, _ groups: [(String, CodeWordInfo)], exactGroups: [(String, CodeWordInfo)] = []) {
         self.ignoresCase = ignoresCase
-        let words = groups.flatMap { group in group.0.split(whereSeparator: { $0 == " " || $0 == "\n" }).map { (Array($0.utf8), group.1) } }
+        func split(_ groups: [(String, CodeWordInfo)], _ exact: Bool) -> [([UInt8], CodeWordInfo, Bool)] {
+            groups.flatMap { group in group.0.split(whereSeparator: { $0 == " " || $0 == "\n" }).map { (Array($0.utf8), group.1, exact) } }
+        }
+        let words = split(groups, false) + split(exactGroups, true)
         var size = 16
         while size < words.count * 2 { size *= 2 }
         slots = Array(repeating: Slot(), count: size)
         mask = size - 1
-        for (word, info) in words { insert(word, info) }
+        for (word, info, exact) in words { insert(word, info, exact: exact && ignoresCase) }
     }
 
     @inline(__always) private static func fold(_ b: UInt8, _ ignoresCase: Bool) -> UInt8 {
@@ -62,13 +74,14 @@ struct CodeWordTable: Sendable {
         return h
     }
 
-    private mutating func insert(_ word: [UInt8], _ info: CodeWordInfo) {
+    private mutating func insert(_ word: [UInt8], _ info: CodeWordInfo, exact: Bool) {
         guard !word.isEmpty, find(word[...]) == nil else { return }
         let h = Self.hash(word, ignoresCase)
         var k = Int(h) & mask
         while slots[k].length != 0 { k = (k + 1) & mask }
-        slots[k] = Slot(hash: h, start: UInt32(text.count), length: UInt16(word.count), info: Self.pack(info))
+        slots[k] = Slot(hash: h, start: UInt32(text.count), length: UInt16(word.count), info: Self.pack(info), exact: exact)
         text.append(contentsOf: word.map { Self.fold($0, ignoresCase) })
+        written.append(contentsOf: word)
         longest = max(longest, word.count)
     }
 
@@ -101,7 +114,7 @@ struct CodeWordTable: Sendable {
                 var same = true
                 var t = Int(slot.start)
                 for i in range {
-                    if Self.fold(source[i], ignoresCase) != text[t] { same = false; break }
+                    if (slot.exact ? source[i] != written[t] : Self.fold(source[i], ignoresCase) != text[t]) { same = false; break }
                     t += 1
                 }
                 if same { return Self.unpack(slot.info) }
