@@ -1,8 +1,9 @@
 /// A language the code scanner knows: a table of its words and the forms of its comments,
 /// strings and numbers (`CodeLanguages.swift` holds one per language). One scanner reads every
 /// language from its table; the few forms a table cannot say have rules of their own in
-/// `CodeScanner`, each named by a field here.
-public final class CodeLanguage: Sendable, CustomStringConvertible {
+/// `CodeScanner`, each named by a field here. A value: a scanner keeps the language it reads in
+/// itself, so reading its tables costs no reference counting.
+public struct CodeLanguage: Sendable, CustomStringConvertible, Equatable {
     /// How the scanner reads the language: from its table alone (`generic`), or with the rules of a
     /// kind of text that is not a programming language's token stream.
     enum Dialect: Sendable {
@@ -157,6 +158,11 @@ public final class CodeLanguage: Sendable, CustomStringConvertible {
     let embedded: [CodeLanguage]
     /// Aliases for the fence's info string (lowercase).
     let aliases: [String]
+    /// The bytes that continue a name, and those that may start something other than a name, a
+    /// number, a blank or plain punctuation (a comment, a string, a sigil): the scanner's fast
+    /// paths.
+    let nameBytes: ByteSet
+    let starters: ByteSet
 
     init(name: String, aliases: [String], dialect: Dialect = .generic, words: CodeWordTable,
          lineComments: [String] = [], blockComments: [(String, String)] = [], commentsNest: Bool = false,
@@ -203,10 +209,26 @@ public final class CodeLanguage: Sendable, CustomStringConvertible {
         self.importDefinitions = importDefinitions
         self.receivers = receivers
         self.cocoa = cocoa
+        var names = ByteSet()
+        for b in 0...255 {
+            let c = UInt8(b)
+            if (c | 0x20 >= 0x61 && c | 0x20 <= 0x7A) || c == 0x5F || c >= 0x80 || (c >= 0x30 && c <= 0x39)
+                || (c == 0x24 && dollarInNames) || (c == 0x2D && dashInNames) { names.insert(c) }
+        }
+        nameBytes = names
+        var starts = ByteSet()
+        for opener in self.lineComments { starts.insert(opener[0]) }
+        for comment in self.blockComments { starts.insert(comment.open[0]) }
+        for form in self.strings { starts.insert(form.open[0]) }
+        for c in "#$@'/-.:%<=_?`\\".utf8 { starts.insert(c) }
+        starters = starts
         self.embedded = embedded
     }
 
     public var description: String { name }
+
+    /// Languages are equal when they are the same language.
+    public static func == (a: CodeLanguage, b: CodeLanguage) -> Bool { a.name == b.name }
 
     /// The language a fence's info string names, by its first word (`"python"`, `"py"`, `"c++"`,
     /// case ignored); nil for an empty or unknown name — such a block keeps the base code style.
@@ -217,7 +239,7 @@ public final class CodeLanguage: Sendable, CustomStringConvertible {
             guard scalar.isASCII else { return nil }
             key.unicodeScalars.append(scalar.properties.lowercaseMapping.unicodeScalars.first ?? scalar)
         }
-        return CodeLanguages.byAlias[key]
+        return CodeLanguages.named(key)
     }
 
     /// Every language known, in the order of `CodeLanguages`.

@@ -544,9 +544,33 @@ enum CodeLanguages {
         diff, swift, ruby, php, kotlin, dockerfile, toml,
     ]
 
-    static let byAlias: [String: CodeLanguage] = {
-        var out: [String: CodeLanguage] = [:]
-        for language in all { for alias in language.aliases { out[alias] = language } }
-        return out
-    }()
+    /// The language an alias names; only that language's tables are built (each on first use).
+    static func named(_ alias: String) -> CodeLanguage? {
+        switch alias {
+        case "python", "py", "python3", "py3", "pyi", "sage", "bazel", "starlark": python
+        case "bash", "sh", "ksh", "zsh", "shell", "openrc": shell
+        case "console", "shell-session": console
+        case "javascript", "js", "jsx", "react": javascript
+        case "typescript", "ts", "tsx": typescript
+        case "json", "json-object": json
+        case "c": c
+        case "cpp", "c++": cpp
+        case "java": java
+        case "go", "golang": go
+        case "rust", "rs": rust
+        case "sql": sql
+        case "yaml", "yml": yaml
+        case "html": html
+        case "xml": xml
+        case "css": css
+        case "diff", "udiff": diff
+        case "swift": swift
+        case "ruby", "rb", "duby": ruby
+        case "php", "php3", "php4", "php5": php
+        case "kotlin": kotlin
+        case "dockerfile", "docker": dockerfile
+        case "toml": toml
+        default: nil
+        }
+    }
 }

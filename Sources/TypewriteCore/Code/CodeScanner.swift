@@ -226,6 +226,24 @@ public struct CodeScanner: Sendable {
         if complete { endLine(s) }
     }
 
+    /// Interpolations nest at most this deep; deeper openers are read as their string's text
+    /// (memory stays bounded on `${`${`${…` without end).
+    static let maximumNesting = 64
+
+    /// Opens an interpolation inside a string (code until its closing byte), unless too many are
+    /// open already: then the string goes on.
+    private mutating func enterInterpolation(_ frame: Frame) {
+        guard frames.count < Self.maximumNesting else { return }
+        frames.append(frame)
+        mode = .code
+    }
+
+    /// Opens a nested construct in code (`$(`, `${`, a backquote in a shell), unless too many are
+    /// open: then it is read as plain text.
+    private mutating func pushFrame(_ frame: Frame) {
+        if frames.count < Self.maximumNesting { frames.append(frame) }
+    }
+
     /// What happens at a line's end: line-bound constructs close, heredocs start.
     private mutating func endLine(_ s: UnsafeBufferPointer<UInt8>) {
         switch mode {
@@ -268,7 +286,7 @@ public struct CodeScanner: Sendable {
     @inline(__always) private static func isBlank(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0D || b == 0x0C }
 
     @inline(__always) private func isNameByte(_ b: UInt8) -> Bool {
-        Self.isNameStart(b) || Self.isDigit(b) || (b == 0x24 && current.dollarInNames) || (b == 0x2D && current.dashInNames)
+        current.nameBytes.contains(b)
     }
 
     @inline(__always) private static func fill(_ r: UnsafeMutableBufferPointer<CodeRole>, _ range: Range<Int>, _ role: CodeRole) {
@@ -280,6 +298,15 @@ public struct CodeScanner: Sendable {
     @inline(__always) private static func matches(_ s: UnsafeBufferPointer<UInt8>, _ i: Int, _ end: Int, _ pattern: [UInt8]) -> Bool {
         guard i + pattern.count <= end else { return false }
         for k in 0..<pattern.count where s[i + k] != pattern[k] { return false }
+        return true
+    }
+
+    /// Whether the literal `pattern` is at `i` in `s[..<end]` (no array is made for it).
+    @inline(__always) private static func matches(_ s: UnsafeBufferPointer<UInt8>, _ i: Int, _ end: Int, _ pattern: StaticString) -> Bool {
+        let n = pattern.utf8CodeUnitCount
+        guard i + n <= end else { return false }
+        let p = pattern.utf8Start
+        for k in 0..<n where s[i + k] != p[k] { return false }
         return true
     }
 
@@ -394,7 +421,7 @@ public struct CodeScanner: Sendable {
                 }
             case .embeddedDocument:
                 Self.fill(r, i..<end, .comment)
-                if complete && i == 0 && Self.matches(s, 0, end, Array("=end".utf8)) && (end == 4 || Self.isBlank(s[4])) {
+                if complete && i == 0 && Self.matches(s, 0, end, "=end") && (end == 4 || Self.isBlank(s[4])) {
                     mode = .code
                 }
                 i = end
@@ -423,7 +450,7 @@ public struct CodeScanner: Sendable {
             Self.fill(r, i..<j, .plain)
             return j
         }
-        if language.dialect == .markup && current !== language && b == UInt8(ascii: "<") && leaveEmbedded(s, i, end) {
+        if language.dialect == .markup && current.name != language.name && b == UInt8(ascii: "<") && leaveEmbedded(s, i, end) {
             return markupText(s, r, i, end, complete)
         }
         switch current.dialect {
@@ -436,8 +463,25 @@ public struct CodeScanner: Sendable {
         default:
             break
         }
+        // Most tokens are names and numbers: no other construct starts with a letter or a digit.
+        if frames.isEmpty && !current.phpTags {
+            if (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A) || b >= 0x80 {
+                return word(s, r, i, end, complete)
+            }
+            if Self.isDigit(b) {
+                let j = number(s, i, end)
+                Self.fill(r, i..<j, .number)
+                previous = .value
+                declarationWords = 0
+                return j
+            }
+        }
+        // Punctuation that starts nothing else.
+        if frames.isEmpty && !current.starters.contains(b) && !Self.isNameStart(b) && !Self.isDigit(b) {
+            return punctuation(s, r, i, end)
+        }
         // An interpolation's closing byte returns to its string.
-        if var frame = frames.last {
+        if !frames.isEmpty, var frame = frames.last {
             if b == frame.close {
                 if frame.depth == 0 {
                     frames.removeLast()
@@ -692,11 +736,11 @@ public struct CodeScanner: Sendable {
             continued = false
             return i + form.open.count
         }
-        if current.stringPrefixes == .rust || language.name == "swift", s[i] == UInt8(ascii: "#") {
+        if current.stringPrefixes == .rust || current.cocoa, s[i] == UInt8(ascii: "#") {
             // `#"…"#` (Swift), the `#`s of Rust's `r#"…"#` after its `r`.
             var j = i
             while j < end && s[j] == UInt8(ascii: "#") { j += 1 }
-            if j < end && s[j] == UInt8(ascii: "\"") && (language.name == "swift" || prefixStart < i) {
+            if j < end && s[j] == UInt8(ascii: "\"") && (current.cocoa || prefixStart < i) {
                 Self.fill(r, prefixStart..<(j + 1), .string)
                 mode = .hashString(hashes: j - i)
                 return j + 1
@@ -713,6 +757,8 @@ public struct CodeScanner: Sendable {
         var j = i
         let close = form.close
         let first = close[0]
+        let interpolates = interpolation.rawValue != 0
+        let escapes = form.escapes
         while j < end {
             let b = s[j]
             if b == first && Self.matches(s, j, end, close) {
@@ -728,11 +774,10 @@ public struct CodeScanner: Sendable {
                 if current.dialect == .json { jsonStringEnded(s, r, j, end, complete) }
                 return j
             }
-            if b == UInt8(ascii: "\\") && form.escapes {
+            if b == UInt8(ascii: "\\") && escapes {
                 if interpolation == .backslashParen && j + 1 < end && s[j + 1] == UInt8(ascii: "(") {
                     Self.fill(r, i..<(j + 2), role)
-                    frames.append(Frame(resume: mode, close: UInt8(ascii: ")"), open: UInt8(ascii: "("), role: role))
-                    mode = .code
+                    enterInterpolation(Frame(resume: mode, close: UInt8(ascii: ")"), open: UInt8(ascii: "("), role: role))
                     previous = .op
                     return j + 2
                 }
@@ -740,7 +785,7 @@ public struct CodeScanner: Sendable {
                 j += 2
                 continue
             }
-            if interpolation != .none, let opened = interpolationStart(s, r, i, j, end, role: role, interpolation: interpolation) {
+            if interpolates, let opened = interpolationStart(s, r, i, j, end, role: role, interpolation: interpolation) {
                 return opened
             }
             j += 1
@@ -760,20 +805,18 @@ public struct CodeScanner: Sendable {
             guard b == UInt8(ascii: "{") else { return nil }
             if j + 1 < end && s[j + 1] == UInt8(ascii: "{") { return nil }
             Self.fill(r, start..<(j + 1), role)
-            frames.append(Frame(resume: mode, close: UInt8(ascii: "}"), open: UInt8(ascii: "{"), role: role))
-            mode = .code
+            enterInterpolation(Frame(resume: mode, close: UInt8(ascii: "}"), open: UInt8(ascii: "{"), role: role))
             previous = .op
             return j + 1
         case .dollarBrace:
             guard b == 0x24, j + 1 < end else { return nil }
             if s[j + 1] == UInt8(ascii: "{") {
                 Self.fill(r, start..<(j + 2), role)
-                frames.append(Frame(resume: mode, close: UInt8(ascii: "}"), open: UInt8(ascii: "{"), role: role))
-                mode = .code
+                enterInterpolation(Frame(resume: mode, close: UInt8(ascii: "}"), open: UInt8(ascii: "{"), role: role))
                 previous = .op
                 return j + 2
             }
-            if language.name == "kotlin" && Self.isNameStart(s[j + 1]) {
+            if current.receivers && Self.isNameStart(s[j + 1]) {
                 // `$name` in a Kotlin string: the name is code.
                 Self.fill(r, start..<(j + 1), role)
                 var e = j + 1
@@ -788,8 +831,7 @@ public struct CodeScanner: Sendable {
         case .hashBrace:
             guard b == UInt8(ascii: "#"), j + 1 < end, s[j + 1] == UInt8(ascii: "{") else { return nil }
             Self.fill(r, start..<(j + 2), role)
-            frames.append(Frame(resume: mode, close: UInt8(ascii: "}"), open: UInt8(ascii: "{"), role: role))
-            mode = .code
+            enterInterpolation(Frame(resume: mode, close: UInt8(ascii: "}"), open: UInt8(ascii: "{"), role: role))
             previous = .op
             return j + 2
         case .shell:
@@ -800,15 +842,13 @@ public struct CodeScanner: Sendable {
                     let double = j + 2 < end && s[j + 2] == UInt8(ascii: "(")
                     let n = double ? 3 : 2
                     Self.fill(r, j..<(j + n), .keyword)
-                    frames.append(Frame(resume: mode, close: UInt8(ascii: ")"), open: UInt8(ascii: "("), role: .keyword, depth: double ? 1 : 0))
-                    mode = .code
+                    enterInterpolation(Frame(resume: mode, close: UInt8(ascii: ")"), open: UInt8(ascii: "("), role: .keyword, depth: double ? 1 : 0))
                     previous = .start
                     return j + n
                 }
                 if c == UInt8(ascii: "{") {
                     Self.fill(r, start..<(j + 2), role)
-                    frames.append(Frame(resume: mode, close: UInt8(ascii: "}"), open: UInt8(ascii: "{"), role: .string))
-                    mode = .code
+                    enterInterpolation(Frame(resume: mode, close: UInt8(ascii: "}"), open: UInt8(ascii: "{"), role: .string))
                     previous = .op
                     return j + 2
                 }
@@ -822,8 +862,7 @@ public struct CodeScanner: Sendable {
             }
             if b == UInt8(ascii: "`") {
                 Self.fill(r, start..<(j + 1), role)
-                frames.append(Frame(resume: mode, close: UInt8(ascii: "`"), open: 0, role: .string))
-                mode = .code
+                enterInterpolation(Frame(resume: mode, close: UInt8(ascii: "`"), open: 0, role: .string))
                 previous = .start
                 return j + 1
             }
@@ -832,15 +871,13 @@ public struct CodeScanner: Sendable {
             // `$name` is part of the string; `{$expr}` and `${expr}` hold code.
             if b == 0x24, j + 1 < end, s[j + 1] == UInt8(ascii: "{") {
                 Self.fill(r, start..<(j + 2), role)
-                frames.append(Frame(resume: mode, close: UInt8(ascii: "}"), open: UInt8(ascii: "{"), role: role))
-                mode = .code
+                enterInterpolation(Frame(resume: mode, close: UInt8(ascii: "}"), open: UInt8(ascii: "{"), role: role))
                 previous = .op
                 return j + 2
             }
             if b == UInt8(ascii: "{"), j + 1 < end, s[j + 1] == 0x24 {
                 Self.fill(r, start..<(j + 1), role)
-                frames.append(Frame(resume: mode, close: UInt8(ascii: "}"), open: UInt8(ascii: "{"), role: role))
-                mode = .code
+                enterInterpolation(Frame(resume: mode, close: UInt8(ascii: "}"), open: UInt8(ascii: "{"), role: role))
                 previous = .op
                 return j + 1
             }
@@ -890,7 +927,7 @@ public struct CodeScanner: Sendable {
             while e < end && isNameByte(s[e]) { e += 1 }
             if e < end || complete {
                 r[i] = .plain
-                let builtin = (e - i == 7 && Self.matches(s, i + 1, e, Array("static".utf8))) || (e - i == 2 && s[i + 1] == UInt8(ascii: "_"))
+                let builtin = (e - i == 7 && Self.matches(s, i + 1, e, "static")) || (e - i == 2 && s[i + 1] == UInt8(ascii: "_"))
                 Self.fill(r, (i + 1)..<e, builtin ? .builtin : .plain)
                 previous = .name
                 return e
@@ -969,27 +1006,26 @@ public struct CodeScanner: Sendable {
         if current.bangInNames && j < end && (s[j] == UInt8(ascii: "?") || s[j] == UInt8(ascii: "!"))
             && !(j + 1 < end && s[j + 1] == UInt8(ascii: "=")) { j += 1 }
         let partial = j == end && !complete
-        let lang = current
         // A string's prefix.
-        if j < end, lang.stringPrefixes != .none, let opened = prefixedString(s, r, i, j, end) { return opened }
+        if j < end, current.stringPrefixes != .none, s[j] == UInt8(ascii: "\"") || s[j] == UInt8(ascii: "'") || s[j] == UInt8(ascii: "#"), let opened = prefixedString(s, r, i, j, end) { return opened }
         // Rust's standard macros: `name!`.
-        if lang.macros && j < end && s[j] == UInt8(ascii: "!") && !(j + 1 < end && s[j + 1] == UInt8(ascii: "="))
-            && lang.macroNames?.lookup(s, i..<j) != nil {
+        if current.macros && j < end && s[j] == UInt8(ascii: "!") && !(j + 1 < end && s[j + 1] == UInt8(ascii: "="))
+            && current.macroNames?.lookup(s, i..<j) != nil {
             Self.fill(r, i..<(j + 1), .definition)
             previous = .name
             return j + 1
         }
         // Ruby's `name:` hash key (not `name::`), a symbol.
-        if lang.symbols && j < end && s[j] == UInt8(ascii: ":") && !(j + 1 < end && s[j + 1] == UInt8(ascii: ":"))
+        if current.symbols && j < end && s[j] == UInt8(ascii: ":") && !(j + 1 < end && s[j + 1] == UInt8(ascii: ":"))
             && previous != .dot && previous != .colon {
             Self.fill(r, i..<j, .string)
             r[j] = .plain
             previous = .op
             return j + 1
         }
-        var info = lang.words.lookup(s, i..<j)
+        var info = current.words.lookup(s, i..<j)
         if previous == .dot {
-            switch lang.afterDot {
+            switch current.afterDot {
             case .sameRole: break
             case .keywordsOnly: if info?.role != .keyword { info = nil }
             case .plain: info = nil
@@ -997,14 +1033,14 @@ public struct CodeScanner: Sendable {
         }
         if let modifier = info, modifier.modifier, !modifierDeclares(s, j, end) { info = nil }
         var role = info?.role ?? .plain
-        if lang.ruby && role == .plain && s[i] >= 0x41 && s[i] <= 0x5A && previous != .dot && !namesNamespace {
+        if current.ruby && role == .plain && s[i] >= 0x41 && s[i] <= 0x5A && previous != .dot && !namesNamespace {
             role = .builtin  // a constant
         }
-        if lang.cocoa && role == .plain && j - i > 3 && (s[i] == UInt8(ascii: "U") && s[i + 1] == UInt8(ascii: "I") || s[i] == UInt8(ascii: "N") && s[i + 1] == UInt8(ascii: "S"))
+        if current.cocoa && role == .plain && j - i > 3 && (s[i] == UInt8(ascii: "U") && s[i + 1] == UInt8(ascii: "I") || s[i] == UInt8(ascii: "N") && s[i + 1] == UInt8(ascii: "S"))
             && s[i + 2] >= 0x41 && s[i + 2] <= 0x5A {
             role = .builtin  // UIKit's and Foundation's classes
         }
-        namesNamespace = lang.ruby && role == .keyword && j - i == 6 && Self.matches(s, i, end, Array("module".utf8))
+        namesNamespace = current.ruby && role == .keyword && j - i == 6 && Self.matches(s, i, end, "module")
         var definedByCall = false
         if expectsPlainName || expectsConstant {
             role = expectsConstant ? .builtin : .plain
@@ -1015,7 +1051,7 @@ public struct CodeScanner: Sendable {
             expectsType = false
             if info?.declarator != true { role = .definition }
         } else if expectsDefinition && role != .keyword {
-            if lang.receivers && j < end && s[j] == UInt8(ascii: ".") {
+            if current.receivers && j < end && s[j] == UInt8(ascii: ".") {
                 role = .plain  // `fun Receiver.name`: the name after the dot is defined
             } else {
                 role = .definition
@@ -1024,8 +1060,8 @@ public struct CodeScanner: Sendable {
         } else if let info, info.definer && !info.binder {
             expectsDefinition = true
         }
-        if role == .plain && lang.callDefinitions != .none && declarationWords > 0 && previous != .dot
-            && (lang.callDefinitions == .anywhere || (functionBody == nil && parentheses == 0)) {
+        if role == .plain && current.callDefinitions != .none && declarationWords > 0 && previous != .dot
+            && (current.callDefinitions == .anywhere || (functionBody == nil && parentheses == 0)) {
             if let k = Self.nextNonBlank(s, j, end), s[k] == UInt8(ascii: "(") {
                 role = .definition
                 definedByCall = true
@@ -1033,7 +1069,7 @@ public struct CodeScanner: Sendable {
         }
         if role == .plain && inCaseLabel { role = .builtin }
         if role == .plain && inImport { role = .definition }
-        if role == .plain && lang.typeAnnotations && previous == .colon {
+        if role == .plain && current.typeAnnotations && previous == .colon {
             // TypeScript: a (dotted) name after `:` is read as a type annotation.
             role = .keyword
             while j + 1 < end && s[j] == UInt8(ascii: ".") && Self.isNameStart(s[j + 1]) {
@@ -1041,14 +1077,14 @@ public struct CodeScanner: Sendable {
                 while j < end && isNameByte(s[j]) { j += 1 }
             }
         }
-        if role == .keyword && lang.receivers && j < end && s[j] == UInt8(ascii: "?") && info?.declarator == true
+        if role == .keyword && current.receivers && j < end && s[j] == UInt8(ascii: "?") && info?.declarator == true
             && !(j + 1 < end && (s[j + 1] == UInt8(ascii: ".") || s[j + 1] == UInt8(ascii: ":"))) {
             j += 1  // Kotlin's nullable type, `Int?`
         }
         Self.fill(r, i..<j, role)
         if partial { return j }
         // What the word makes of what follows.
-        if definedByCall && lang.callDefinitions == .topLevel { bodyMayFollow = true }
+        if definedByCall && current.callDefinitions == .topLevel { bodyMayFollow = true }
         switch role {
         case .keyword:
             previous = info?.declarator == true ? .name : .keyword
@@ -1060,12 +1096,12 @@ public struct CodeScanner: Sendable {
         if let info, info.binder {
             if info.definer { expectsConstant = true } else { expectsPlainName = true }
         }
-        if lang.caseConstants && role == .keyword && j - i == 4 && Self.matches(s, i, end, Array("case".utf8)) { inCaseLabel = true }
-        if lang.importDefinitions && role == .keyword && j - i == 6 && Self.matches(s, i, end, Array("import".utf8)) { inImport = true }
-        if lang.ruby && role == .keyword && j - i == 3 && Self.matches(s, i, end, Array("def".utf8)) {
+        if current.caseConstants && role == .keyword && j - i == 4 && Self.matches(s, i, end, "case") { inCaseLabel = true }
+        if current.importDefinitions && role == .keyword && j - i == 6 && Self.matches(s, i, end, "import") { inImport = true }
+        if current.ruby && role == .keyword && j - i == 3 && Self.matches(s, i, end, "def") {
             return rubyDefinition(s, r, j, end)
         }
-        if expectsDefinition && lang.receivers, let k = Self.nextNonBlank(s, j, end), s[k] == UInt8(ascii: "<") {
+        if expectsDefinition && current.receivers, let k = Self.nextNonBlank(s, j, end), s[k] == UInt8(ascii: "<") {
             return typeParameters(s, r, j, end)
         }
         return j
@@ -1186,8 +1222,8 @@ public struct CodeScanner: Sendable {
         Self.fill(r, i..<j, .keyword)
         mode = .preprocessor
         let directive = j - wordStart
-        if (directive == 7 && Self.matches(s, wordStart, end, Array("include".utf8)))
-            || (directive == 6 && Self.matches(s, wordStart, end, Array("import".utf8))) {
+        if (directive == 7 && Self.matches(s, wordStart, end, "include"))
+            || (directive == 6 && Self.matches(s, wordStart, end, "import")) {
             var k = j
             while k < end && Self.isBlank(s[k]) { k += 1 }
             Self.fill(r, j..<k, .keyword)
@@ -1270,7 +1306,7 @@ public struct CodeScanner: Sendable {
     private mutating func rubyDefinition(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ from: Int, _ end: Int) -> Int {
         var i = from
         while i < end && Self.isBlank(s[i]) { r[i] = .plain; i += 1 }
-        if Self.matches(s, i, end, Array("self.".utf8)) {
+        if Self.matches(s, i, end, "self.") {
             Self.fill(r, i..<(i + 4), .builtin)
             r[i + 4] = .plain
             i += 5
@@ -1330,12 +1366,12 @@ public struct CodeScanner: Sendable {
             previous = .name
             return j
         }
-        if b == UInt8(ascii: "=") && i == 0 && Self.matches(s, 0, end, Array("=begin".utf8)) && (end == 6 || Self.isBlank(s[6])) {
+        if b == UInt8(ascii: "=") && i == 0 && Self.matches(s, 0, end, "=begin") && (end == 6 || Self.isBlank(s[6])) {
             Self.fill(r, 0..<end, .comment)
             mode = .embeddedDocument
             return end
         }
-        if b == UInt8(ascii: "_") && i == 0 && end == 7 && Self.matches(s, 0, end, Array("__END__".utf8)) {
+        if b == UInt8(ascii: "_") && i == 0 && end == 7 && Self.matches(s, 0, end, "__END__") {
             Self.fill(r, 0..<end, .keyword)
             mode = .rest(.keyword)
             return end
@@ -1423,13 +1459,13 @@ public struct CodeScanner: Sendable {
                 let double = i + 2 < end && s[i + 2] == UInt8(ascii: "(")
                 let n = double ? 3 : 2
                 Self.fill(r, i..<(i + n), .keyword)
-                frames.append(Frame(resume: .code, close: UInt8(ascii: ")"), open: UInt8(ascii: "("), role: .keyword, depth: double ? 1 : 0))
+                pushFrame(Frame(resume: .code, close: UInt8(ascii: ")"), open: UInt8(ascii: "("), role: .keyword, depth: double ? 1 : 0))
                 previous = .start
                 return i + n
             }
             if c == UInt8(ascii: "{") {
                 Self.fill(r, i..<(i + 2), .string)
-                frames.append(Frame(resume: .code, close: UInt8(ascii: "}"), open: UInt8(ascii: "{"), role: .string))
+                pushFrame(Frame(resume: .code, close: UInt8(ascii: "}"), open: UInt8(ascii: "{"), role: .string))
                 previous = .op
                 return i + 2
             }
@@ -1463,7 +1499,7 @@ public struct CodeScanner: Sendable {
         }
         if b == UInt8(ascii: "`") {
             r[i] = .string
-            frames.append(Frame(resume: .code, close: UInt8(ascii: "`"), open: 0, role: .string))
+            pushFrame(Frame(resume: .code, close: UInt8(ascii: "`"), open: 0, role: .string))
             previous = .start
             return i + 1
         }
@@ -1524,12 +1560,12 @@ public struct CodeScanner: Sendable {
     private mutating func markupText(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ end: Int, _ complete: Bool) -> Int {
         let b = s[i]
         if b == UInt8(ascii: "<") {
-            if Self.matches(s, i, end, Array("<!--".utf8)) {
+            if Self.matches(s, i, end, "<!--") {
                 Self.fill(r, i..<(i + 4), .comment)
                 mode = .markupComment
                 return i + 4
             }
-            if Self.matches(s, i, end, Array("<![CDATA[".utf8)) {
+            if Self.matches(s, i, end, "<![CDATA[") {
                 Self.fill(r, i..<(i + 9), .keyword)
                 mode = .markupCDATA
                 return i + 9
@@ -1578,7 +1614,7 @@ public struct CodeScanner: Sendable {
         switch mode {
         case .markupComment:
             var j = i
-            while j < end && !Self.matches(s, j, end, Array("-->".utf8)) { j += 1 }
+            while j < end && !Self.matches(s, j, end, "-->") { j += 1 }
             if j < end {
                 Self.fill(r, i..<(j + 3), .comment)
                 mode = .code
@@ -1588,7 +1624,7 @@ public struct CodeScanner: Sendable {
             return end
         case .markupCDATA:
             var j = i
-            while j < end && !Self.matches(s, j, end, Array("]]>".utf8)) { j += 1 }
+            while j < end && !Self.matches(s, j, end, "]]>") { j += 1 }
             if j < end {
                 Self.fill(r, i..<j, .plain)
                 Self.fill(r, j..<(j + 3), .keyword)
@@ -1663,7 +1699,7 @@ public struct CodeScanner: Sendable {
 
     /// Code embedded in markup (`<script>`, `<style>`) ends at its closing tag.
     private mutating func leaveEmbedded(_ s: UnsafeBufferPointer<UInt8>, _ i: Int, _ end: Int) -> Bool {
-        guard current !== language, language.dialect == .markup, s[i] == UInt8(ascii: "<"), i + 1 < end, s[i + 1] == UInt8(ascii: "/") else { return false }
+        guard current.name != language.name, language.dialect == .markup, s[i] == UInt8(ascii: "<"), i + 1 < end, s[i + 1] == UInt8(ascii: "/") else { return false }
         guard Self.matchesIgnoringCase(s, i + 2, end, String(decoding: embedEnd, as: UTF8.self)) else { return false }
         current = language
         mode = .code
@@ -1697,7 +1733,7 @@ public struct CodeScanner: Sendable {
     /// (constants, numbers and their units, colours, functions, strings, `!important`).
     private mutating func cssToken(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ end: Int, _ complete: Bool) -> Int {
         let b = s[i]
-        if Self.matches(s, i, end, Array("/*".utf8)) {
+        if Self.matches(s, i, end, "/*") {
             mode = .blockComment(index: 0, depth: 1)
             Self.fill(r, i..<(i + 2), .comment)
             return i + 2
@@ -1853,16 +1889,16 @@ public struct CodeScanner: Sendable {
         guard n > 0 else { return }
         let role: CodeRole
         switch s[0] {
-        case UInt8(ascii: "+"): role = Self.matches(s, 0, n, Array("+++ ".utf8)) ? .heading : .inserted
-        case UInt8(ascii: "-"): role = Self.matches(s, 0, n, Array("--- ".utf8)) ? .heading : .deleted
+        case UInt8(ascii: "+"): role = Self.matches(s, 0, n, "+++ ") ? .heading : .inserted
+        case UInt8(ascii: "-"): role = Self.matches(s, 0, n, "--- ") ? .heading : .deleted
         case UInt8(ascii: "@"): role = .heading
         case UInt8(ascii: " "): role = .unchanged
         case UInt8(ascii: "!"): role = .deleted
         case UInt8(ascii: ">"): role = .inserted
         case UInt8(ascii: "<"): role = .deleted
         default:
-            role = Self.matches(s, 0, n, Array("diff ".utf8)) || Self.matches(s, 0, n, Array("index ".utf8))
-                || Self.matches(s, 0, n, Array("***".utf8)) ? .heading : .unchanged
+            role = Self.matches(s, 0, n, "diff ") || Self.matches(s, 0, n, "index ")
+                || Self.matches(s, 0, n, "***") ? .heading : .unchanged
         }
         Self.fill(r, 0..<n, role)
     }

@@ -54,7 +54,19 @@ struct CodeWordTable: Sendable {
     init(ignoresCase: Bool = false, _ groups: [(String, CodeWordInfo)], exactGroups: [(String, CodeWordInfo)] = []) {
         self.ignoresCase = ignoresCase
         func split(_ groups: [(String, CodeWordInfo)], _ exact: Bool) -> [([UInt8], CodeWordInfo, Bool)] {
-            groups.flatMap { group in group.0.split(whereSeparator: { $0 == " " || $0 == "\n" }).map { (Array($0.utf8), group.1, exact) } }
+            var out: [([UInt8], CodeWordInfo, Bool)] = []
+            for (text, info) in groups {
+                var word: [UInt8] = []
+                for b in text.utf8 {
+                    if b == 0x20 || b == 0x0A {
+                        if !word.isEmpty { out.append((word, info, exact)); word = [] }
+                    } else {
+                        word.append(b)
+                    }
+                }
+                if !word.isEmpty { out.append((word, info, exact)) }
+            }
+            return out
         }
         let words = split(groups, false) + split(exactGroups, true)
         var size = 16

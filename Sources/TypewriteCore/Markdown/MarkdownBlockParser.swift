@@ -84,6 +84,9 @@ struct MarkdownBlockParser {
     /// Room for the roles of a code line.
     private var codeRoles: [CodeRole] = []
 
+    /// The style of code block content in each code role, by the role's raw value.
+    private static let codeStyles = CodeRole.allCases.map { MarkdownStyle(isCodeBlock: true, codeRole: $0) }
+
     /// Whether the open block is fenced code whose syntax is scanned (letters appended to it may
     /// change the role of those before them: `de` + `f` is the keyword `def`).
     var scansCode: Bool {
@@ -403,7 +406,12 @@ struct MarkdownBlockParser {
         let offset = range.lowerBound - sink.base
         sink.styles.withUnsafeMutableBufferPointer { styles in
             codeRoles.withUnsafeBufferPointer { roles in
-                for k in 0..<n { styles[offset + k] = MarkdownStyle(isCodeBlock: true, codeRole: roles[k]) }
+                // A role is one byte, its case's index (the cases are declared in raw value order).
+                roles.withMemoryRebound(to: UInt8.self) { indices in
+                    Self.codeStyles.withUnsafeBufferPointer { byRole in
+                        for k in 0..<n { styles[offset + k] = byRole[Int(indices[k])] }
+                    }
+                }
             }
         }
         tail = MarkdownStyle(isCodeBlock: true, codeRole: code!.continuationRole)
