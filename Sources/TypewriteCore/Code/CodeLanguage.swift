@@ -54,7 +54,8 @@ public struct CodeLanguage: Sendable, CustomStringConvertible, Equatable {
     /// What a word right after `.` is: whatever it is elsewhere, or plain.
     enum AfterDot: Sendable {
         case sameRole
-        /// Builtins lose their role (`x.print`); keywords keep it.
+        /// Builtins lose their role (`x.print`); keywords and definitions keep theirs
+        /// (`super().__init__`).
         case keywordsOnly
         /// Every word is a plain name (`x.this`, `x.class`).
         case plain

@@ -66,7 +66,7 @@ enum CodeLanguages {
         strings: [
             quote("\"\"\"", multiline: true), quote("'''", multiline: true), quote("\""), quote("'"),
         ],
-        stringPrefixes: .python, decorators: true, afterDot: .plain)
+        stringPrefixes: .python, decorators: true, afterDot: .keywordsOnly)
 
     // MARK: Shells (POSIX.1-2017 XCU 2.4 reserved words, 2.14 special builtins; bash builtins)
 

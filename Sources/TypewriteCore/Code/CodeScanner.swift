@@ -1027,7 +1027,7 @@ public struct CodeScanner: Sendable {
         if previous == .dot {
             switch current.afterDot {
             case .sameRole: break
-            case .keywordsOnly: if info?.role != .keyword { info = nil }
+            case .keywordsOnly: if info?.role == .builtin { info = nil }
             case .plain: info = nil
             }
         }
