@@ -39,11 +39,14 @@ style's role is its own. Reported per colour mode (24-bit: TERM=xterm-256color C
                 and byte by byte
   pause         `def greet(name):` sent, then 1.5 s without the newline: `def` is in the keyword
                 style during the pause
+  restyles      cells repainted in a new style per 1,000 characters (typewrite's own count,
+                TYPEWRITE_MARKDOWN_STATS), per 1,000 characters of tagged code; informational
 
 Thresholds (exit 0 when all pass): agreement >= 0.95 on answers and >= 0.90 on files, five_roles
 >= 0.97 and >= 0.95, >= 0.85 for every language, distinct, palette, styles <= 8, untagged 1.0,
 chunking and pause.  --short judges a few inputs per language (CI); --split chooses the held-out
-inputs (default), those used to tune the tables, or both.  --direct skips the terminal: it builds
+inputs (default), those used to tune the tables, or both; --answers FILE judges other answers
+(repeatable; no code files then).  --direct skips the terminal: it builds
 Scripts/markdown-spans with the highlighter's sources and judges the roles it reports (fast, for
 tuning; no colour modes, palette or pause checks).  --verbose lists the commonest disagreements.
 Needs python3 with pyte, wcwidth and pygments (pip install pyte wcwidth pygments).
@@ -226,8 +229,11 @@ def env_for(mode):
     return env
 
 
-def run_pty(binary, data, mode, schedule, timeout=120):
-    run = ptyrun.Run([binary, "--markdown=always"], rows=24, cols=80, env=env_for(mode)).start()
+def run_pty(binary, data, mode, schedule, timeout=120, stats=None):
+    env = env_for(mode)
+    if stats:
+        env["TYPEWRITE_MARKDOWN_STATS"] = stats
+    run = ptyrun.Run([binary, "--markdown=always"], rows=24, cols=80, env=env).start()
     try:
         run.feed_schedule(schedule)
         run.wait(timeout)
@@ -250,7 +256,14 @@ def random_schedule(data, seed):
 def settled_styles(binary, text, mode, seed):
     """The style of each character of `text` as typewrite leaves it, by character offset."""
     data = text.encode("utf-8")
-    output, status = run_pty(binary, data, mode, random_schedule(data, seed))
+    fd, stats_path = tempfile.mkstemp(suffix=".json")
+    os.close(fd)
+    output, status = run_pty(binary, data, mode, random_schedule(data, seed), stats=stats_path)
+    try:
+        stats = json.load(open(stats_path))
+    except (OSError, ValueError):
+        stats = None
+    os.unlink(stats_path)
     lines = screen_lines(output)
     styles, chars_ok = {}, True
     for off, (y, x) in cat_cells(text).items():
@@ -259,7 +272,7 @@ def settled_styles(binary, text, mode, seed):
         if cell is None or cell.data[:1] != text[off] and not unicodedata.combining(text[off]):
             chars_ok = False
         styles[off] = style_of(cell) if cell is not None else DEFAULT
-    return styles, status, chars_ok, output
+    return styles, status, chars_ok, stats
 
 
 # -- direct: the highlighter's own roles ---------------------------------------------------------
@@ -300,17 +313,19 @@ def direct_styles(exe, text, seed):
 
 # -- judging -------------------------------------------------------------------------------------
 
-def load_inputs(split, short):
+def load_inputs(split, short, answer_files=None):
     answers, files = [], []
     names = {"held": ["answers-held.jsonl"], "tune": ["answers-tune.jsonl"],
              "all": ["answers-held.jsonl", "answers-tune.jsonl"]}[split]
-    for name in names:
-        for k, line in enumerate(open(os.path.join(ROOT, "Tests", "code", name), encoding="utf-8")):
+    paths = answer_files or [os.path.join(ROOT, "Tests", "code", n) for n in names]
+    for path in paths:
+        name = os.path.basename(path)
+        for k, line in enumerate(open(path, encoding="utf-8")):
             if line.strip():
                 o = json.loads(line)
                 answers.append({"id": "%s:%d" % (name, k + 1), "text": o["text"]})
     for f in json.load(open(os.path.join(ROOT, "Tests", "code", "files.json"), encoding="utf-8")):
-        if split != "all" and f["split"] != split:
+        if answer_files or (split != "all" and f["split"] != split):
             continue
         code = open(os.path.join(ROOT, "Tests", "code", "files", f["file"]), encoding="utf-8").read()
         files.append({"id": f["file"], "text": fenced(f["tag"], code), "tag": f["tag"]})
@@ -408,9 +423,11 @@ def main():
     ap.add_argument("--chunkings", type=int, default=4)
     ap.add_argument("--verbose", action="store_true")
     ap.add_argument("--only", help="judge only inputs whose id contains this")
+    ap.add_argument("--answers", action="append", metavar="FILE.jsonl",
+                    help="judge these answers (JSON lines with text) instead of the split's answers and files")
     a = ap.parse_args()
 
-    answers, files = load_inputs(a.split, a.short)
+    answers, files = load_inputs(a.split, a.short, a.answers)
     if a.only:
         answers = [x for x in answers if a.only in x["id"]]
         files = [x for x in files if a.only in x["id"]]
@@ -452,17 +469,24 @@ def main():
 
         def one(p):
             k, (group, item) = p
-            styles, status, chars_ok, _ = settled_styles(a.binary, item["text"], mode, a.seed * 1000 + k)
+            styles, status, chars_ok, stats = settled_styles(a.binary, item["text"], mode, a.seed * 1000 + k)
             with lock:
                 done[0] += 1
-            return styles, status, chars_ok
+            return styles, status, chars_ok, stats
 
         with ThreadPoolExecutor(a.jobs) as ex:
             got = list(ex.map(one, enumerate(inputs)))
         results = collections.defaultdict(list)
         untagged, tagged = collections.Counter(), collections.Counter()
         bad_exit, bad_chars = [], []
-        for (group, item), (styles, status, chars_ok) in zip(inputs, got):
+        restyles = collections.defaultdict(lambda: [0, 0, 0, 0])  # group: cells, off screen, characters, code characters
+        for (group, item), (styles, status, chars_ok, stats) in zip(inputs, got):
+            if stats:
+                r = restyles[group]
+                r[0] += stats["restyledCells"]
+                r[1] += stats["restyledOffScreen"]
+                r[2] += stats["characters"]
+                r[3] += sum(len(code) for tag, code, _ in fences(item["text"]) if tag in KNOWN)
             judged, unt, tag_styles, _ = judge_input(item, styles)
             results[group].append(judged)
             untagged.update(unt)
@@ -481,7 +505,10 @@ def main():
         m = {"report": report, "distinct": distinct, "palette": not off_palette, "off_palette": off_palette[:8],
              "styles": len(tagged), "untagged_one_style": round(untagged_share, 4), "untagged_is_base": untagged_base,
              "exit_ok": not bad_exit, "chars_ok": not bad_chars,
-             "role_styles": {r: list(dominant[r]) for r in ROLES if r in dominant}}
+             "role_styles": {r: list(dominant[r]) for r in ROLES if r in dominant},
+             "restyles": {g: {"restyled_cells": v[0], "off_screen": v[1], "characters": v[2], "tagged_code_characters": v[3],
+                              "per_1000_characters": round(1000 * v[0] / max(1, v[2]), 2),
+                              "per_1000_code_characters": round(1000 * v[0] / max(1, v[3]), 2)} for g, v in restyles.items()}}
         if bad_exit or bad_chars:
             m["bad"] = {"exit": bad_exit[:5], "chars": bad_chars[:5]}
         if a.verbose:
