@@ -41,6 +41,7 @@ style's role is its own. Reported per colour mode (24-bit: TERM=xterm-256color C
                 style during the pause
   restyles      cells repainted in a new style per 1,000 characters (typewrite's own count,
                 TYPEWRITE_MARKDOWN_STATS), per 1,000 characters of tagged code; informational
+                (--pace S streams word-sized pieces S seconds apart instead, slower than typing)
 
 Thresholds (exit 0 when all pass): agreement >= 0.95 on answers and >= 0.90 on files, five_roles
 >= 0.97 and >= 0.95, >= 0.85 for every language, distinct, palette, styles <= 8, untagged 1.0,
@@ -242,7 +243,19 @@ def run_pty(binary, data, mode, schedule, timeout=120, stats=None):
     return bytes(run.output), run.status
 
 
+PACE = None  # --pace: seconds between word-sized pieces instead of random pieces
+
+
+def word_schedule(data, pace):
+    """Pieces like a model's tokens (a word with the blank before it, or a run of punctuation),
+    `pace` seconds apart: a stream slower than typewrite types, so guesses reach the screen."""
+    pieces = re.findall(rb"\s*[A-Za-z0-9_]+|\s*[^A-Za-z0-9_\s]+|\s+", data)
+    return [(pace * (k + 1), p) for k, p in enumerate(pieces)]
+
+
 def random_schedule(data, seed):
+    if PACE:
+        return word_schedule(data, PACE)
     rnd = random.Random(seed)
     out, i, t = [], 0, 0.0
     while i < len(data):
@@ -423,10 +436,13 @@ def main():
     ap.add_argument("--chunkings", type=int, default=4)
     ap.add_argument("--verbose", action="store_true")
     ap.add_argument("--only", help="judge only inputs whose id contains this")
+    ap.add_argument("--pace", type=float, help="stream word-sized pieces this many seconds apart (restyles)")
     ap.add_argument("--answers", action="append", metavar="FILE.jsonl",
                     help="judge these answers (JSON lines with text) instead of the split's answers and files")
     a = ap.parse_args()
 
+    global PACE
+    PACE = a.pace
     answers, files = load_inputs(a.split, a.short, a.answers)
     if a.only:
         answers = [x for x in answers if a.only in x["id"]]

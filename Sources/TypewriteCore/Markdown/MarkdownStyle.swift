@@ -170,14 +170,16 @@ public struct MarkdownUpdate: Hashable, Sendable {
 /// | link destination | dim, underline | | other markers | dim |
 ///
 /// Inside a fenced code block of a known language each `CodeRole` has a colour of its own, seven
-/// looks in all with the block's green (a colour, never dim alone nor bold, so each reads on a dark
-/// and on a light theme):
+/// looks in all with the block's green: a colour, never dim alone nor bold, and the entries that
+/// keep at least 3:1 against both black and white in xterm's and kitty's default palettes for all
+/// but numbers (cyan, like the block's green about 2:1 on white), so each reads on a dark and on a
+/// light theme; a builtin or constant (`None`, `true`) is a brighter keyword:
 ///
 /// | code role | SGR | | code role | SGR |
 /// |---|---|---|---|---|
 /// | plain, console output, diff insertion | green (32) | | number | cyan (36) |
 /// | keyword, markup tag, diff header | magenta (35) | | definition, attribute, key | bright blue (94) |
-/// | string, diff deletion | red (31) | | builtin, constant | yellow (33) |
+/// | string, diff deletion | red (31) | | builtin, constant | bright magenta (95) |
 /// | comment, prompt, diff context | bright black (90) | | | |
 ///
 /// Headings take a bright colour (90–97), which terminals that brighten bold text (xterm's
@@ -198,7 +200,7 @@ public enum MarkdownAppearance {
         case .comment, .prompt, .unchanged: 90
         case .number: 36
         case .definition, .attribute, .key: 94
-        case .builtin: 33
+        case .builtin: 95
         }
     }
 
