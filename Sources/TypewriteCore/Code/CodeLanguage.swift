@@ -157,8 +157,8 @@ public struct CodeLanguage: Sendable, CustomStringConvertible, Equatable {
     /// The language inside `<script>` and `<style>` (markup), or of `RUN` lines and commands
     /// (Dockerfile, console).
     let embedded: [CodeLanguage]
-    /// Aliases for the fence's info string (lowercase).
-    let aliases: [String]
+    /// The names a fence's info string may give it (lowercase; `named` finds it by any).
+    public let aliases: [String]
     /// The bytes that continue a name, and those that may start something other than a name, a
     /// number, a blank or plain punctuation (a comment, a string, a sigil): the scanner's fast
     /// paths.

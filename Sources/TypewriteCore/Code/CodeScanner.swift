@@ -28,9 +28,9 @@ public struct CodeScanner: Sendable {
     /// The language of the block.
     public let language: CodeLanguage
     /// The language being read: the block's, or one embedded in it (`<script>`, a `RUN` line).
-    private var current: CodeLanguage
+    var current: CodeLanguage
 
-    private enum Mode: Equatable, Sendable {
+    enum Mode: Equatable, Sendable {
         case code
         case blockComment(index: Int, depth: Int)
         case string(form: Int, interpolation: CodeLanguage.Interpolation)
@@ -69,7 +69,7 @@ public struct CodeScanner: Sendable {
     }
 
     /// Where an interpolation returns: the mode to resume at its closing byte.
-    private struct Frame: Sendable, Equatable {
+    struct Frame: Sendable, Equatable {
         var resume: Mode
         /// The byte that closes the interpolation at depth 0, its opener, and the role of both.
         var close: UInt8
@@ -79,7 +79,7 @@ public struct CodeScanner: Sendable {
     }
 
     /// What the last significant token was, for the rules that look back.
-    private enum Previous: Equatable, Sendable {
+    enum Previous: Equatable, Sendable {
         case start      // a line or statement start, or nothing yet
         case keyword    // a keyword: a value may follow (`return /re/`)
         case name       // a name or a value-like word: an operator may follow (`a / b`)
@@ -89,55 +89,55 @@ public struct CodeScanner: Sendable {
         case colon      // `:` (TypeScript's annotations)
     }
 
-    private var mode = Mode.code
-    private var frames: [Frame] = []
-    private var previous = Previous.start
+    var mode = Mode.code
+    var frames: [Frame] = []
+    var previous = Previous.start
     /// The next name is a definition (after `def`, `class`, `fn`…).
-    private var expectsDefinition = false
+    var expectsDefinition = false
     /// Words since the statement started that can make the next name before `(` a function's
     /// declaration (types, modifiers, names), 0 when something else came between.
-    private var declarationWords = 0
+    var declarationWords = 0
     /// Brace and parenthesis depth of the code read (for the rules of the top level).
-    private var braces = 0
-    private var parentheses = 0
+    var braces = 0
+    var parentheses = 0
     /// A heredoc's or raw string's closing text.
-    private var terminator: [UInt8] = []
+    var terminator: [UInt8] = []
     /// Heredocs announced on the line being read, started when it ends.
-    private var pendingHeredoc: (terminator: [UInt8], indented: Bool, interpolation: CodeLanguage.Interpolation)?
+    var pendingHeredoc: (terminator: [UInt8], indented: Bool, interpolation: CodeLanguage.Interpolation)?
     /// The string ended with a backslash at the end of its line (a continuation).
-    private var continued = false
+    var continued = false
     /// Markup: the tag being read is `<script` or `<style`; its content is embedded code.
-    private var markupEmbed: CodeLanguage?
+    var markupEmbed: CodeLanguage?
     /// Markup: the name of the element whose content is embedded (`script`, `style`).
-    private var embedEnd: [UInt8] = []
+    var embedEnd: [UInt8] = []
     /// JSON: whether each open bracket is an object (`true`) or an array; CSS: inside a rule.
-    private var objects: [Bool] = []
+    var objects: [Bool] = []
     /// CSS: inside a declaration's value (after `:`) rather than at a property name; in an
     /// at-rule's prelude (`@media …`), whose block holds rules.
-    private var cssValue = false
-    private var atRule = false
+    var cssValue = false
+    var atRule = false
     /// Dockerfile and console: the embedded shell line continues on the next line.
-    private var embeddedContinues = false
+    var embeddedContinues = false
     /// Where the string being read opened on this line (0 when it opened on an earlier line).
-    private var stringOpened = 0
+    var stringOpened = 0
     /// JSON: whether the next string would be a key (after `{` or `,` in an object).
-    private var keyExpected = false
+    var keyExpected = false
     /// Ruby: the last word was `module` (the name after it is a namespace's, plain).
-    private var namesNamespace = false
+    var namesNamespace = false
     /// The next name is a variable's or a namespace's (after `let`, `val`, `mod`): plain; a
     /// constant's (after PHP's `const`): a builtin.
-    private var expectsPlainName = false
-    private var expectsConstant = false
+    var expectsPlainName = false
+    var expectsConstant = false
     /// Rust: a type follows (after `:` or `->`).
-    private var expectsType = false
+    var expectsType = false
     /// C and C++: the brace depth at which the body of a function definition opened (nil outside
     /// one), and whether a function's declaration was just read (its body may follow).
-    private var functionBody: Int?
-    private var bodyMayFollow = false
+    var functionBody: Int?
+    var bodyMayFollow = false
     /// C and C++: between `case` and its `:`.
-    private var inCaseLabel = false
+    var inCaseLabel = false
     /// Swift: the rest of an `import` line.
-    private var inImport = false
+    var inImport = false
 
     /// A scanner at the start of a block in `language`.
     public init(language: CodeLanguage) {
@@ -232,7 +232,7 @@ public struct CodeScanner: Sendable {
 
     /// Opens an interpolation inside a string (code until its closing byte), unless too many are
     /// open already: then the string goes on.
-    private mutating func enterInterpolation(_ frame: Frame) {
+    mutating func enterInterpolation(_ frame: Frame) {
         guard frames.count < Self.maximumNesting else { return }
         frames.append(frame)
         mode = .code
@@ -240,12 +240,12 @@ public struct CodeScanner: Sendable {
 
     /// Opens a nested construct in code (`$(`, `${`, a backquote in a shell), unless too many are
     /// open: then it is read as plain text.
-    private mutating func pushFrame(_ frame: Frame) {
+    mutating func pushFrame(_ frame: Frame) {
         if frames.count < Self.maximumNesting { frames.append(frame) }
     }
 
     /// What happens at a line's end: line-bound constructs close, heredocs start.
-    private mutating func endLine(_ s: UnsafeBufferPointer<UInt8>) {
+    mutating func endLine(_ s: UnsafeBufferPointer<UInt8>) {
         switch mode {
         case .string(let form, _):
             if !current.strings[form].multiline && !continued { mode = .code; previous = .value }
@@ -277,32 +277,32 @@ public struct CodeScanner: Sendable {
 
     // MARK: - Helpers
 
-    @inline(__always) private static func isNameStart(_ b: UInt8) -> Bool {
+    @inline(__always) static func isNameStart(_ b: UInt8) -> Bool {
         (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A) || b == 0x5F || b >= 0x80
     }
 
-    @inline(__always) private static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+    @inline(__always) static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
 
-    @inline(__always) private static func isBlank(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0D || b == 0x0C }
+    @inline(__always) static func isBlank(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0D || b == 0x0C }
 
-    @inline(__always) private func isNameByte(_ b: UInt8) -> Bool {
+    @inline(__always) func isNameByte(_ b: UInt8) -> Bool {
         current.nameBytes.contains(b)
     }
 
-    @inline(__always) private static func fill(_ r: UnsafeMutableBufferPointer<CodeRole>, _ range: Range<Int>, _ role: CodeRole) {
+    @inline(__always) static func fill(_ r: UnsafeMutableBufferPointer<CodeRole>, _ range: Range<Int>, _ role: CodeRole) {
         var i = range.lowerBound
         while i < range.upperBound { r[i] = role; i += 1 }
     }
 
     /// Whether `pattern` is at `i` in `s[..<end]`.
-    @inline(__always) private static func matches(_ s: UnsafeBufferPointer<UInt8>, _ i: Int, _ end: Int, _ pattern: [UInt8]) -> Bool {
+    @inline(__always) static func matches(_ s: UnsafeBufferPointer<UInt8>, _ i: Int, _ end: Int, _ pattern: [UInt8]) -> Bool {
         guard i + pattern.count <= end else { return false }
         for k in 0..<pattern.count where s[i + k] != pattern[k] { return false }
         return true
     }
 
     /// Whether the literal `pattern` is at `i` in `s[..<end]` (no array is made for it).
-    @inline(__always) private static func matches(_ s: UnsafeBufferPointer<UInt8>, _ i: Int, _ end: Int, _ pattern: StaticString) -> Bool {
+    @inline(__always) static func matches(_ s: UnsafeBufferPointer<UInt8>, _ i: Int, _ end: Int, _ pattern: StaticString) -> Bool {
         let n = pattern.utf8CodeUnitCount
         guard i + n <= end else { return false }
         let p = pattern.utf8Start
@@ -311,13 +311,13 @@ public struct CodeScanner: Sendable {
     }
 
     /// Whether `s[i..<end]` is a proper start of `pattern` (the rest may still arrive).
-    @inline(__always) private static func startsPattern(_ s: UnsafeBufferPointer<UInt8>, _ i: Int, _ end: Int, _ pattern: [UInt8]) -> Bool {
+    @inline(__always) static func startsPattern(_ s: UnsafeBufferPointer<UInt8>, _ i: Int, _ end: Int, _ pattern: [UInt8]) -> Bool {
         guard end - i < pattern.count else { return false }
         for k in 0..<(end - i) where s[i + k] != pattern[k] { return false }
         return true
     }
 
-    private static func matchesIgnoringCase(_ s: UnsafeBufferPointer<UInt8>, _ i: Int, _ end: Int, _ pattern: String) -> Bool {
+    static func matchesIgnoringCase(_ s: UnsafeBufferPointer<UInt8>, _ i: Int, _ end: Int, _ pattern: String) -> Bool {
         let p = Array(pattern.utf8)
         guard i + p.count <= end else { return false }
         for k in 0..<p.count {
@@ -329,14 +329,14 @@ public struct CodeScanner: Sendable {
     }
 
     /// The first byte at or after `i` that is not blank, or nil at the end.
-    @inline(__always) private static func nextNonBlank(_ s: UnsafeBufferPointer<UInt8>, _ i: Int, _ end: Int) -> Int? {
+    @inline(__always) static func nextNonBlank(_ s: UnsafeBufferPointer<UInt8>, _ i: Int, _ end: Int) -> Int? {
         var j = i
         while j < end && isBlank(s[j]) { j += 1 }
         return j < end ? j : nil
     }
 
     /// Whether only blanks precede `i` on the line.
-    @inline(__always) private static func atLineStart(_ s: UnsafeBufferPointer<UInt8>, _ i: Int) -> Bool {
+    @inline(__always) static func atLineStart(_ s: UnsafeBufferPointer<UInt8>, _ i: Int) -> Bool {
         var j = i - 1
         while j >= 0 { if !isBlank(s[j]) { return false }; j -= 1 }
         return true
@@ -346,7 +346,7 @@ public struct CodeScanner: Sendable {
 
     /// Scans `s[from..<end]` in the current mode; `complete`: `end` is the line's end and the line
     /// has ended.
-    private mutating func scan(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, from: Int, to end: Int, complete: Bool) {
+    mutating func scan(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, from: Int, to end: Int, complete: Bool) {
         var i = from
         while i < end {
             switch mode {
@@ -442,7 +442,7 @@ public struct CodeScanner: Sendable {
     // MARK: - Code tokens
 
     /// Reads one token of code at `i` (not in a comment or string); returns where it ends.
-    private mutating func codeToken(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ end: Int, _ complete: Bool) -> Int {
+    mutating func codeToken(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ end: Int, _ complete: Bool) -> Int {
         let b = s[i]
         if Self.isBlank(b) {
             var j = i + 1
@@ -581,12 +581,12 @@ public struct CodeScanner: Sendable {
     }
 
     /// Whether a value may start here (so `/` opens a regular expression).
-    private var regexMayStart: Bool {
+    var regexMayStart: Bool {
         previous == .start || previous == .keyword || previous == .op || previous == .colon
     }
 
     /// Punctuation and operators: plain; they decide what may follow.
-    private mutating func punctuation(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ end: Int) -> Int {
+    mutating func punctuation(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ end: Int) -> Int {
         let b = s[i]
         r[i] = .plain
         if current.dialect == .json {
@@ -679,7 +679,7 @@ public struct CodeScanner: Sendable {
     }
 
     /// A line comment at `i`, if one starts there: it takes the rest of the line.
-    private mutating func lineComment(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ end: Int, _ complete: Bool) -> Int? {
+    mutating func lineComment(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ end: Int, _ complete: Bool) -> Int? {
         for opener in current.lineComments {
             if Self.matches(s, i, end, opener) {
                 if current.dialect == .shell && i > 0 && !Self.isBlank(s[i - 1]) && s[i - 1] != UInt8(ascii: ";") { continue }
@@ -695,7 +695,7 @@ public struct CodeScanner: Sendable {
         return nil
     }
 
-    private mutating func blockComment(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ end: Int, index: Int, depth: Int) -> Int {
+    mutating func blockComment(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ end: Int, index: Int, depth: Int) -> Int {
         let comment = current.blockComments[index]
         var d = depth
         var j = i
@@ -725,7 +725,7 @@ public struct CodeScanner: Sendable {
     // MARK: Strings
 
     /// A string literal opening at `i` (its prefix, if any, from `prefixStart`).
-    private mutating func stringStart(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ end: Int,
+    mutating func stringStart(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ end: Int,
                                       prefixStart: Int, interpolates: Bool = true) -> Int? {
         for (k, form) in current.strings.enumerated() where Self.matches(s, i, end, form.open) {
             // A triple quote still arriving is read as the shorter form it so far is.
@@ -749,7 +749,7 @@ public struct CodeScanner: Sendable {
         return nil
     }
 
-    private mutating func stringBody(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ end: Int, _ complete: Bool,
+    mutating func stringBody(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ end: Int, _ complete: Bool,
                                      form k: Int, interpolation: CodeLanguage.Interpolation) -> Int {
         let form = current.strings[k]
         // JSON: a string where an object expects a key is read as one until proven otherwise.
@@ -797,7 +797,7 @@ public struct CodeScanner: Sendable {
 
     /// An interpolation opening at `j` inside a string whose body began at `start`: writes the
     /// string so far and returns where code resumes, or nil when none opens at `j`.
-    private mutating func interpolationStart(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ start: Int, _ j: Int, _ end: Int,
+    mutating func interpolationStart(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ start: Int, _ j: Int, _ end: Int,
                                              role: CodeRole, interpolation: CodeLanguage.Interpolation) -> Int? {
         let b = s[j]
         switch interpolation {
@@ -887,7 +887,7 @@ public struct CodeScanner: Sendable {
         }
     }
 
-    private mutating func hashStringBody(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ end: Int, hashes: Int) -> Int {
+    mutating func hashStringBody(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ end: Int, hashes: Int) -> Int {
         var j = i
         while j < end {
             if s[j] == UInt8(ascii: "\"") {
@@ -907,7 +907,7 @@ public struct CodeScanner: Sendable {
     }
 
     /// `'x'`, `'\n'`, `'\u{1F600}'`; in Rust, `'a` without a closing quote is a lifetime (plain).
-    private mutating func characterLiteral(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ end: Int, _ complete: Bool) -> Int {
+    mutating func characterLiteral(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ end: Int, _ complete: Bool) -> Int {
         var j = i + 1
         if j < end && s[j] == UInt8(ascii: "\\") {
             j += 2
@@ -943,7 +943,7 @@ public struct CodeScanner: Sendable {
     }
 
     /// `/…/flags` where a value may start; nil when no closing `/` is on the line.
-    private mutating func regexLiteral(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ end: Int, _ complete: Bool) -> Int? {
+    mutating func regexLiteral(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ end: Int, _ complete: Bool) -> Int? {
         if i + 1 < end && (s[i + 1] == UInt8(ascii: "/") || s[i + 1] == UInt8(ascii: "*")) { return nil }
         var j = i + 1
         var inClass = false
@@ -968,7 +968,7 @@ public struct CodeScanner: Sendable {
     // MARK: Numbers and words
 
     /// The end of a number starting at `i`.
-    private func number(_ s: UnsafeBufferPointer<UInt8>, _ i: Int, _ end: Int) -> Int {
+    func number(_ s: UnsafeBufferPointer<UInt8>, _ i: Int, _ end: Int) -> Int {
         var j = i
         if s[j] == UInt8(ascii: "0") && j + 1 < end && "xXbBoO".utf8.contains(s[j + 1]) {
             j += 2
@@ -1000,7 +1000,7 @@ public struct CodeScanner: Sendable {
     }
 
     /// A name or word at `i`: its role from the language's table and the rules that look around it.
-    private mutating func word(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ end: Int, _ complete: Bool) -> Int {
+    mutating func word(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ end: Int, _ complete: Bool) -> Int {
         var j = i + 1
         while j < end && isNameByte(s[j]) { j += 1 }
         if current.bangInNames && j < end && (s[j] == UInt8(ascii: "?") || s[j] == UInt8(ascii: "!"))
@@ -1110,7 +1110,7 @@ public struct CodeScanner: Sendable {
     /// Kotlin: whether the modifier before `from` precedes a declaration (`data class`, `private
     /// fun`, `override val`), looking past other modifiers on the line; a line still arriving that
     /// ends with modifiers is taken to.
-    private func modifierDeclares(_ s: UnsafeBufferPointer<UInt8>, _ from: Int, _ end: Int) -> Bool {
+    func modifierDeclares(_ s: UnsafeBufferPointer<UInt8>, _ from: Int, _ end: Int) -> Bool {
         var k = from
         while true {
             while k < end && Self.isBlank(s[k]) { k += 1 }
@@ -1126,7 +1126,7 @@ public struct CodeScanner: Sendable {
 
     /// Kotlin's `fun <T : Comparable<T>> name`: the type parameters are plain (`reified`, `out`
     /// and `in` keywords); the definition is the name after them.
-    private mutating func typeParameters(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ from: Int, _ end: Int) -> Int {
+    mutating func typeParameters(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ from: Int, _ end: Int) -> Int {
         var depth = 0
         var k = from
         while k < end {
@@ -1151,7 +1151,7 @@ public struct CodeScanner: Sendable {
     }
 
     /// A string whose prefix is the name `s[i..<j]` (`f"…"`, `r#"…"#`, `u8"…"`), if it is one.
-    private mutating func prefixedString(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ j: Int, _ end: Int) -> Int? {
+    mutating func prefixedString(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ j: Int, _ end: Int) -> Int? {
         let n = j - i
         let q = s[j]
         switch current.stringPrefixes {
@@ -1214,7 +1214,7 @@ public struct CodeScanner: Sendable {
 
     // MARK: The C preprocessor and Rust attributes
 
-    private mutating func preprocessorStart(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ end: Int) -> Int {
+    mutating func preprocessorStart(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ end: Int) -> Int {
         var j = i + 1
         while j < end && Self.isBlank(s[j]) { j += 1 }
         let wordStart = j
@@ -1240,7 +1240,7 @@ public struct CodeScanner: Sendable {
         return j
     }
 
-    private mutating func preprocessorBody(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ end: Int, _ complete: Bool) -> Int {
+    mutating func preprocessorBody(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ end: Int, _ complete: Bool) -> Int {
         var j = i
         while j < end {
             if s[j] == UInt8(ascii: "/") && j + 1 < end {
@@ -1268,7 +1268,7 @@ public struct CodeScanner: Sendable {
         return end
     }
 
-    private mutating func attributeBody(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ end: Int, depth: Int) -> Int {
+    mutating func attributeBody(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ end: Int, depth: Int) -> Int {
         var d = depth
         var j = i
         while j < end {
@@ -1297,868 +1297,5 @@ public struct CodeScanner: Sendable {
         Self.fill(r, i..<end, .keyword)
         mode = .attribute(depth: d)
         return end
-    }
-
-    // MARK: Ruby
-
-    /// After `def`: the method's name (`self.` before it is a builtin), with a trailing `=`, `?` or
-    /// `!`, or an operator (`[]`, `[]=`, `==`, `+`).
-    private mutating func rubyDefinition(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ from: Int, _ end: Int) -> Int {
-        var i = from
-        while i < end && Self.isBlank(s[i]) { r[i] = .plain; i += 1 }
-        if Self.matches(s, i, end, "self.") {
-            Self.fill(r, i..<(i + 4), .builtin)
-            r[i + 4] = .plain
-            i += 5
-        }
-        var j = i
-        if j < end && Self.isNameStart(s[j]) {
-            while j < end && isNameByte(s[j]) { j += 1 }
-            if j < end && (s[j] == UInt8(ascii: "?") || s[j] == UInt8(ascii: "!") || s[j] == UInt8(ascii: "=")) && !(j + 1 < end && (s[j + 1] == UInt8(ascii: "=") || s[j + 1] == UInt8(ascii: "~"))) { j += 1 }
-        } else {
-            while j < end && "[]=<>+-*/%!~^&|".utf8.contains(s[j]) { j += 1 }
-        }
-        Self.fill(r, i..<j, .definition)
-        previous = .name
-        return j
-    }
-
-    /// `:symbol`, `%w[…]`, `@ivar`, `$global`, `=begin`, `__END__`, heredocs.
-    private mutating func rubySigil(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ end: Int) -> Int? {
-        let b = s[i]
-        if b == UInt8(ascii: ":") && i + 1 < end && !(i > 0 && (isNameByte(s[i - 1]) || s[i - 1] == UInt8(ascii: ":") || s[i - 1] == UInt8(ascii: ")") || s[i - 1] == UInt8(ascii: "]"))) {
-            let c = s[i + 1]
-            if Self.isNameStart(c) {
-                var j = i + 2
-                while j < end && isNameByte(s[j]) { j += 1 }
-                if j < end && (s[j] == UInt8(ascii: "?") || s[j] == UInt8(ascii: "!") || s[j] == UInt8(ascii: "=")) && !(j + 1 < end && s[j + 1] == UInt8(ascii: "=")) && s[j] != UInt8(ascii: "=") { j += 1 }
-                Self.fill(r, i..<j, .string)
-                previous = .value
-                return j
-            }
-            if c == UInt8(ascii: "\"") {
-                r[i] = .string
-                if let j = stringStart(s, r, i + 1, end, prefixStart: i) { return j }
-            }
-        }
-        if b == UInt8(ascii: "%") && i + 2 < end && regexMayStart {
-            var k = i + 1
-            if Self.isNameStart(s[k]) && "qQwWiIrsx".utf8.contains(s[k]) { k += 1 }
-            let open = s[k]
-            let pairs: [(UInt8, UInt8)] = [(0x28, 0x29), (0x5B, 0x5D), (0x7B, 0x7D), (0x3C, 0x3E)]
-            if let pair = pairs.first(where: { $0.0 == open }) {
-                Self.fill(r, i..<(k + 1), .string)
-                mode = .percentLiteral(open: pair.0, close: pair.1, depth: 0)
-                return k + 1
-            }
-            if open == UInt8(ascii: "|") || open == UInt8(ascii: "!") || open == UInt8(ascii: "/") {
-                Self.fill(r, i..<(k + 1), .string)
-                mode = .percentLiteral(open: open, close: open, depth: 0)
-                return k + 1
-            }
-        }
-        if b == UInt8(ascii: "@") || b == 0x24 {
-            var j = i + 1
-            if j < end && s[j] == UInt8(ascii: "@") { j += 1 }
-            guard j < end, Self.isNameStart(s[j]) else { return nil }
-            while j < end && isNameByte(s[j]) { j += 1 }
-            Self.fill(r, i..<j, .plain)
-            previous = .name
-            return j
-        }
-        if b == UInt8(ascii: "=") && i == 0 && Self.matches(s, 0, end, "=begin") && (end == 6 || Self.isBlank(s[6])) {
-            Self.fill(r, 0..<end, .comment)
-            mode = .embeddedDocument
-            return end
-        }
-        if b == UInt8(ascii: "_") && i == 0 && end == 7 && Self.matches(s, 0, end, "__END__") {
-            Self.fill(r, 0..<end, .keyword)
-            mode = .rest(.keyword)
-            return end
-        }
-        if b == UInt8(ascii: "<") && i + 2 < end && s[i + 1] == UInt8(ascii: "<") && (previous == .op || previous == .start || previous == .keyword || previous == .name) {
-            var k = i + 2
-            var indented = false
-            if s[k] == UInt8(ascii: "~") || s[k] == UInt8(ascii: "-") { indented = true; k += 1 }
-            var quote: UInt8 = 0
-            if k < end && (s[k] == UInt8(ascii: "'") || s[k] == UInt8(ascii: "\"")) { quote = s[k]; k += 1 }
-            let start = k
-            while k < end && (s[k] >= 0x41 && s[k] <= 0x5A || s[k] == 0x5F || Self.isDigit(s[k])) { k += 1 }
-            guard k > start, s[start] >= 0x41 && s[start] <= 0x5A else { return nil }
-            let word = Array(UnsafeBufferPointer(rebasing: s[start..<k]))
-            if quote != 0 { if k < end && s[k] == quote { k += 1 } else { return nil } }
-            Self.fill(r, i..<k, .string)
-            pendingHeredoc = (word, indented, quote == UInt8(ascii: "'") ? .none : .hashBrace)
-            previous = .value
-            return k
-        }
-        return nil
-    }
-
-    // MARK: - The shell
-
-    private static func isShellWordByte(_ b: UInt8) -> Bool {
-        switch b {
-        case 0x20, 0x09, 0x0D, UInt8(ascii: ";"), UInt8(ascii: "&"), UInt8(ascii: "|"), UInt8(ascii: "<"), UInt8(ascii: ">"),
-             UInt8(ascii: "("), UInt8(ascii: ")"), 0x24, UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "`"),
-             UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "="), UInt8(ascii: "\\"):
-            return false
-        default:
-            return true
-        }
-    }
-
-    private mutating func shellToken(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ end: Int, _ complete: Bool) -> Int {
-        let b = s[i]
-        if var frame = frames.last {
-            if b == frame.close {
-                if frame.depth == 0 {
-                    frames.removeLast()
-                    r[i] = frame.role
-                    if frame.role == .keyword && frame.open == UInt8(ascii: "(") && i + 1 < end && s[i + 1] == UInt8(ascii: ")") && frame.close == UInt8(ascii: ")") {
-                        // unreachable: `$((` frames start at depth 1
-                    }
-                    mode = frame.resume
-                    previous = .name
-                    return i + 1
-                }
-                frame.depth -= 1
-                frames[frames.count - 1] = frame
-                if frame.depth == 0 && frame.role == .keyword && b == UInt8(ascii: ")") && i + 1 < end && s[i + 1] == UInt8(ascii: ")") {
-                    // `))` closing `$((`.
-                    frames.removeLast()
-                    Self.fill(r, i..<(i + 2), .keyword)
-                    mode = frame.resume
-                    previous = .name
-                    return i + 2
-                }
-            } else if b == frame.open {
-                frame.depth += 1
-                frames[frames.count - 1] = frame
-            }
-        }
-        if b == UInt8(ascii: "#") && (i == 0 || Self.isBlank(s[i - 1]) || s[i - 1] == UInt8(ascii: ";"))
-            && (language.dialect != .dockerfile || embeddedContinues) {
-            // (In a Dockerfile a command's comment needs a continued line after it.)
-            Self.fill(r, i..<end, .comment)
-            return end
-        }
-        if b == UInt8(ascii: ":"), let frame = frames.last, frame.close == UInt8(ascii: "}"), frame.role == .string,
-           i + 1 < end, "-=+?".utf8.contains(s[i + 1]) {
-            // `${name:-default}`: the operator is a keyword.
-            Self.fill(r, i..<(i + 2), .keyword)
-            return i + 2
-        }
-        if b == 0x24 {
-            guard i + 1 < end else {
-                r[i] = .plain
-                return end
-            }
-            let c = s[i + 1]
-            if c == UInt8(ascii: "(") {
-                let double = i + 2 < end && s[i + 2] == UInt8(ascii: "(")
-                let n = double ? 3 : 2
-                Self.fill(r, i..<(i + n), .keyword)
-                pushFrame(Frame(resume: .code, close: UInt8(ascii: ")"), open: UInt8(ascii: "("), role: .keyword, depth: double ? 1 : 0))
-                previous = .start
-                return i + n
-            }
-            if c == UInt8(ascii: "{") {
-                Self.fill(r, i..<(i + 2), .string)
-                pushFrame(Frame(resume: .code, close: UInt8(ascii: "}"), open: UInt8(ascii: "{"), role: .string))
-                previous = .op
-                return i + 2
-            }
-            if c == UInt8(ascii: "'") {
-                r[i] = .string
-                if let j = stringStart(s, r, i + 1, end, prefixStart: i, interpolates: false) { return j }
-            }
-            var j = i + 2
-            if Self.isNameStart(c) { while j < end && isNameByte(s[j]) { j += 1 } }
-            Self.fill(r, i..<min(j, end), .plain)
-            previous = .name
-            return min(j, end)
-        }
-        if b == UInt8(ascii: "<") && i + 1 < end && s[i + 1] == UInt8(ascii: "<") && !(i + 2 < end && s[i + 2] == UInt8(ascii: "<")) {
-            // A heredoc: `<<WORD`, `<<-WORD`, `<<'WORD'`, `<<"WORD"`; the rest of the line and the
-            // heredoc's lines up to WORD are its text.
-            var k = i + 2
-            var indented = false
-            if k < end && s[k] == UInt8(ascii: "-") { indented = true; k += 1 }
-            while k < end && Self.isBlank(s[k]) { k += 1 }
-            var quote: UInt8 = 0
-            if k < end && (s[k] == UInt8(ascii: "'") || s[k] == UInt8(ascii: "\"")) { quote = s[k]; k += 1 }
-            if k < end && s[k] == UInt8(ascii: "\\") { k += 1 }
-            let start = k
-            while k < end && (Self.isNameStart(s[k]) || Self.isDigit(s[k])) { k += 1 }
-            if k > start {
-                pendingHeredoc = (Array(UnsafeBufferPointer(rebasing: s[start..<k])), indented, quote == 0 ? .shell : .none)
-                Self.fill(r, i..<end, .string)
-                return end
-            }
-        }
-        if b == UInt8(ascii: "`") {
-            r[i] = .string
-            pushFrame(Frame(resume: .code, close: UInt8(ascii: "`"), open: 0, role: .string))
-            previous = .start
-            return i + 1
-        }
-        if let j = stringStart(s, r, i, end, prefixStart: i) { return j }
-        if b == UInt8(ascii: "\\") {
-            // An escaped character (a line's last `\\` escapes its newline): a string.
-            let stop = min(end, i + 2)
-            Self.fill(r, i..<stop, .string)
-            return stop
-        }
-        if Self.isShellWordByte(b) {
-            var j = i + 1
-            while j < end && Self.isShellWordByte(s[j]) { j += 1 }
-            var role = CodeRole.plain
-            if Self.isDigit(b) {
-                // Digits that end at a word boundary are a number (`2>&1`, the `3` of `3.13`).
-                var d = i + 1
-                while d < j && Self.isDigit(s[d]) { d += 1 }
-                if d == j || !(Self.isNameStart(s[d]) && s[d] < 0x80) {
-                    Self.fill(r, i..<d, .number)
-                    Self.fill(r, d..<j, .plain)
-                    previous = .name
-                    return j
-                }
-            } else if let info = current.words.lookup(s, i..<j) {
-                // Keywords only where a command may start; builtins where a command is.
-                let next: UInt8 = j < end ? s[j] : 0x20
-                if info.role == .keyword {
-                    role = .keyword
-                } else if next == 0x20 || next == 0x09 || next == UInt8(ascii: ")") || next == UInt8(ascii: ";") || next == UInt8(ascii: "`") || (j == end) {
-                    role = info.role
-                }
-            }
-            Self.fill(r, i..<j, role)
-            previous = role == .keyword ? .start : .name
-            return j
-        }
-        r[i] = .plain
-        previous = b == UInt8(ascii: ";") || b == UInt8(ascii: "|") || b == UInt8(ascii: "&") ? .start : .op
-        return i + 1
-    }
-
-    // MARK: - JSON
-
-    /// A JSON string just closed at `j`: a key when `:` follows.
-    private mutating func jsonStringEnded(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ j: Int, _ end: Int, _ complete: Bool) {
-        var k = j
-        while k < end && Self.isBlank(s[k]) { k += 1 }
-        // Where nothing follows yet, a key where an object expects one.
-        let isKey = k < end ? s[k] == UInt8(ascii: ":") : keyExpected
-        Self.fill(r, min(stringOpened, j)..<j, isKey ? .key : .string)
-        keyExpected = false
-    }
-
-    // MARK: - Markup
-
-    /// Markup text outside tags: plain, up to a tag, a comment or an entity.
-    private mutating func markupText(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ end: Int, _ complete: Bool) -> Int {
-        let b = s[i]
-        if b == UInt8(ascii: "<") {
-            if Self.matches(s, i, end, "<!--") {
-                Self.fill(r, i..<(i + 4), .comment)
-                mode = .markupComment
-                return i + 4
-            }
-            if Self.matches(s, i, end, "<![CDATA[") {
-                Self.fill(r, i..<(i + 9), .keyword)
-                mode = .markupCDATA
-                return i + 9
-            }
-            if i + 1 < end && s[i + 1] == UInt8(ascii: "!") {
-                Self.fill(r, i..<(i + 2), .keyword)
-                mode = .markupDeclaration
-                return i + 2
-            }
-            if i + 1 < end && s[i + 1] == UInt8(ascii: "?") {
-                Self.fill(r, i..<(i + 2), .keyword)
-                mode = .markupInstruction
-                return i + 2
-            }
-            var j = i + 1
-            if j < end && s[j] == UInt8(ascii: "/") { j += 1 }
-            let nameStart = j
-            while j < end && (Self.isNameStart(s[j]) || Self.isDigit(s[j]) || s[j] == UInt8(ascii: "-") || s[j] == UInt8(ascii: ":") || s[j] == UInt8(ascii: ".")) { j += 1 }
-            if j > nameStart || (j == end && !complete) {
-                Self.fill(r, i..<j, .tag)
-                if nameStart == i + 1 {
-                    if Self.matchesIgnoringCase(s, nameStart, j, "script") && j - nameStart == 6, let js = language.embedded.first(where: { $0.name == "javascript" }) {
-                        markupEmbed = js
-                        embedEnd = Array("script".utf8)
-                    } else if Self.matchesIgnoringCase(s, nameStart, j, "style") && j - nameStart == 5, let css = language.embedded.first(where: { $0.name == "css" }) {
-                        markupEmbed = css
-                        embedEnd = Array("style".utf8)
-                    } else {
-                        markupEmbed = nil
-                    }
-                } else {
-                    markupEmbed = nil
-                }
-                mode = .markupTag
-                return j
-            }
-        }
-        // Text up to the next `<`.
-        var j = i + 1
-        while j < end && s[j] != UInt8(ascii: "<") { j += 1 }
-        Self.fill(r, i..<j, .plain)
-        return j
-    }
-
-    private mutating func markupToken(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ end: Int, _ complete: Bool) -> Int {
-        switch mode {
-        case .markupComment:
-            var j = i
-            while j < end && !Self.matches(s, j, end, "-->") { j += 1 }
-            if j < end {
-                Self.fill(r, i..<(j + 3), .comment)
-                mode = .code
-                return j + 3
-            }
-            Self.fill(r, i..<end, .comment)
-            return end
-        case .markupCDATA:
-            var j = i
-            while j < end && !Self.matches(s, j, end, "]]>") { j += 1 }
-            if j < end {
-                Self.fill(r, i..<j, .plain)
-                Self.fill(r, j..<(j + 3), .keyword)
-                mode = .code
-                return j + 3
-            }
-            Self.fill(r, i..<end, .plain)
-            return end
-        case .markupDeclaration, .markupInstruction:
-            let close: [UInt8] = mode == .markupInstruction ? Array("?>".utf8) : [UInt8(ascii: ">")]
-            var j = i
-            while j < end && !Self.matches(s, j, end, close) { j += 1 }
-            if j < end {
-                Self.fill(r, i..<(j + close.count), .keyword)
-                mode = .code
-                return j + close.count
-            }
-            Self.fill(r, i..<end, .keyword)
-            return end
-        case .markupValue(let quote):
-            var j = i
-            while j < end && s[j] != quote { j += 1 }
-            if j < end {
-                Self.fill(r, i..<(j + 1), .string)
-                mode = .markupTag
-                return j + 1
-            }
-            Self.fill(r, i..<end, .string)
-            return end
-        default:
-            break
-        }
-        // In a tag: attributes, values, the end.
-        let b = s[i]
-        if Self.isBlank(b) {
-            r[i] = .plain
-            return i + 1
-        }
-        if b == UInt8(ascii: ">") || (b == UInt8(ascii: "/") && i + 1 < end && s[i + 1] == UInt8(ascii: ">")) {
-            let n = b == UInt8(ascii: ">") ? 1 : 2
-            Self.fill(r, i..<(i + n), .tag)
-            if let embed = markupEmbed, n == 1 {
-                // The element's content is code of its own, to `</script>` or `</style>`.
-                current = embed
-                mode = .code
-                previous = .start
-                frames = []
-            } else {
-                mode = .code
-            }
-            markupEmbed = nil
-            return i + n
-        }
-        if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") {
-            r[i] = .string
-            mode = .markupValue(quote: b)
-            return i + 1
-        }
-        if b == UInt8(ascii: "=") {
-            r[i] = .plain
-            return i + 1
-        }
-        var j = i + 1
-        while j < end && !Self.isBlank(s[j]) && s[j] != UInt8(ascii: "=") && s[j] != UInt8(ascii: ">") && s[j] != UInt8(ascii: "/") && s[j] != UInt8(ascii: "\"") && s[j] != UInt8(ascii: "'") { j += 1 }
-        // An unquoted value after `=` is a string, a name an attribute.
-        var k = i - 1
-        while k >= 0 && Self.isBlank(s[k]) { k -= 1 }
-        let isValue = k >= 0 && s[k] == UInt8(ascii: "=")
-        Self.fill(r, i..<max(j, i + 1), isValue ? .string : .attribute)
-        return max(j, i + 1)
-    }
-
-    /// Code embedded in markup (`<script>`, `<style>`) ends at its closing tag.
-    private mutating func leaveEmbedded(_ s: UnsafeBufferPointer<UInt8>, _ i: Int, _ end: Int) -> Bool {
-        guard current.name != language.name, language.dialect == .markup, s[i] == UInt8(ascii: "<"), i + 1 < end, s[i + 1] == UInt8(ascii: "/") else { return false }
-        guard Self.matchesIgnoringCase(s, i + 2, end, String(decoding: embedEnd, as: UTF8.self)) else { return false }
-        current = language
-        mode = .code
-        frames = []
-        return true
-    }
-
-    /// PHP: text before `<?php`.
-    private mutating func templateText(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ end: Int) -> Int {
-        var j = i
-        while j < end {
-            if s[j] == UInt8(ascii: "<") && j + 1 < end && s[j + 1] == UInt8(ascii: "?") {
-                Self.fill(r, i..<j, .plain)
-                var k = j + 2
-                if Self.matchesIgnoringCase(s, k, end, "php") { k += 3 } else if k < end && s[k] == UInt8(ascii: "=") { k += 1 }
-                Self.fill(r, j..<k, .keyword)
-                mode = .code
-                previous = .start
-                return k
-            }
-            j += 1
-        }
-        Self.fill(r, i..<end, .plain)
-        return end
-    }
-
-    // MARK: - CSS
-
-    /// CSS: outside a rule's braces a selector (names are tags, `.`, `#`, `:` plain; `@media` a
-    /// keyword); inside, a property name (a keyword when CSS defines it) and after `:` its value
-    /// (constants, numbers and their units, colours, functions, strings, `!important`).
-    private mutating func cssToken(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ end: Int, _ complete: Bool) -> Int {
-        let b = s[i]
-        if Self.matches(s, i, end, "/*") {
-            mode = .blockComment(index: 0, depth: 1)
-            Self.fill(r, i..<(i + 2), .comment)
-            return i + 2
-        }
-        if !complete && i + 1 == end && b == UInt8(ascii: "/") {
-            r[i] = .comment
-            return end
-        }
-        if let j = stringStart(s, r, i, end, prefixStart: i) { return j }
-        let inRule = objects.last == true
-        switch b {
-        case UInt8(ascii: "{"):
-            objects.append(!atRule)
-            atRule = false
-            cssValue = false
-            r[i] = .plain
-            return i + 1
-        case UInt8(ascii: "}"):
-            if !objects.isEmpty { objects.removeLast() }
-            cssValue = false
-            r[i] = .plain
-            return i + 1
-        case UInt8(ascii: ";"):
-            cssValue = false
-            atRule = false
-            r[i] = .plain
-            return i + 1
-        default:
-            break
-        }
-        var nameEnd = i
-        while nameEnd < end && isNameByte(s[nameEnd]) { nameEnd += 1 }
-        if inRule && !cssValue {
-            if b == UInt8(ascii: "@") {
-                // An at-rule inside a rule (`@apply …`): a directive at a line's very start,
-                // else words CSS does not define, plain.
-                if i == 0 {
-                    Self.fill(r, i..<end, .keyword)
-                    return end
-                }
-                var j = i
-                while j < end && s[j] != UInt8(ascii: ";") && s[j] != UInt8(ascii: "}") { j += 1 }
-                Self.fill(r, i..<j, .plain)
-                return j
-            }
-            // A vendor prefix, then a property name up to `:`.
-            var k = i
-            if b == UInt8(ascii: "-"), let p = vendorPrefix(s, i, end) {
-                Self.fill(r, i..<p, .keyword)
-                k = p
-                nameEnd = k
-                while nameEnd < end && isNameByte(s[nameEnd]) { nameEnd += 1 }
-            }
-            if nameEnd > k {
-                var c = nameEnd
-                while c < end && Self.isBlank(s[c]) { c += 1 }
-                let known = current.words.lookup(s, k..<nameEnd) != nil && s[k] != UInt8(ascii: "-")
-                if c < end && s[c] == UInt8(ascii: ":") {
-                    Self.fill(r, k..<nameEnd, known ? .keyword : .plain)
-                    Self.fill(r, nameEnd..<(c + 1), .plain)
-                    cssValue = true
-                    return c + 1
-                }
-                // Before its `:` arrives, a name in a rule is taken for a property.
-                Self.fill(r, k..<nameEnd, c == end && !complete ? .keyword : .plain)
-                return nameEnd
-            }
-            r[i] = .plain
-            return i + 1
-        }
-        if inRule {
-            // A value.
-            if b == UInt8(ascii: "!") {
-                var j = i + 1
-                while j < end && Self.isBlank(s[j]) { j += 1 }
-                if Self.matchesIgnoringCase(s, j, end, "important") {
-                    Self.fill(r, i..<(j + 9), .keyword)
-                    return j + 9
-                }
-            }
-            if b == UInt8(ascii: "#") {
-                var j = i + 1
-                while j < end && j - i <= 6 && (Self.isDigit(s[j]) || (s[j] | 0x20 >= 0x61 && s[j] | 0x20 <= 0x7A)) { j += 1 }
-                if j > i + 1 {
-                    Self.fill(r, i..<j, .number)
-                    return j
-                }
-            }
-            if Self.isDigit(b) || ((b == UInt8(ascii: ".") || b == UInt8(ascii: "-") || b == UInt8(ascii: "+")) && i + 1 < end
-                                   && (Self.isDigit(s[i + 1]) || (s[i + 1] == UInt8(ascii: ".") && i + 2 < end && Self.isDigit(s[i + 2])))) {
-                var j = i + 1
-                while j < end && (Self.isDigit(s[j]) || s[j] == UInt8(ascii: ".")) { j += 1 }
-                Self.fill(r, i..<j, .number)
-                var k = j
-                if k < end && s[k] == UInt8(ascii: "%") { k += 1 } else {
-                    while k < end && Self.isNameStart(s[k]) && s[k] < 0x80 { k += 1 }
-                    if !Self.cssUnits.contains(String(decoding: UnsafeBufferPointer(rebasing: s[j..<k]), as: UTF8.self).lowercased()) { k = j }
-                }
-                Self.fill(r, j..<k, .keyword)
-                return k
-            }
-            if b == UInt8(ascii: "-"), let p = vendorPrefix(s, i, end) {
-                Self.fill(r, i..<p, .builtin)
-                return p
-            }
-            if nameEnd > i && (Self.isNameStart(b) || b == UInt8(ascii: "-")) {
-                if nameEnd < end && s[nameEnd] == UInt8(ascii: "(") {
-                    let builtin = current.macroNames?.lookup(s, i..<nameEnd) != nil
-                    Self.fill(r, i..<nameEnd, builtin ? .builtin : (b == UInt8(ascii: "-") ? .plain : .definition))
-                    return nameEnd
-                }
-                let role = b == UInt8(ascii: "-") ? .plain : (current.words.lookup(s, i..<nameEnd)?.role ?? .plain)
-                Self.fill(r, i..<nameEnd, role)
-                return nameEnd
-            }
-            r[i] = .plain
-            return i + 1
-        }
-        // A selector, or an at-rule's prelude.
-        if b == UInt8(ascii: "@") && nameEnd == i && i + 1 < end {
-            var j = i + 1
-            while j < end && isNameByte(s[j]) { j += 1 }
-            r[i] = .plain
-            Self.fill(r, (i + 1)..<j, .keyword)
-            atRule = true
-            return j
-        }
-        if nameEnd > i {
-            Self.fill(r, i..<nameEnd, .tag)
-            return nameEnd
-        }
-        r[i] = .plain
-        return i + 1
-    }
-
-    /// CSS's units (CSS Values and Units Level 4).
-    private static let cssUnits: Set<String> = [
-        "px", "em", "rem", "ex", "ch", "vw", "vh", "vmin", "vmax", "cm", "mm", "q", "in", "pt", "pc", "deg", "grad", "rad",
-        "turn", "s", "ms", "hz", "khz", "dpi", "dpcm", "dppx", "fr", "x", "lh", "rlh", "vb", "vi", "svh", "lvh", "dvh",
-    ]
-
-    /// The end of a vendor prefix (`-webkit-`, `-moz-`, `-ms-`, `-o-`) at `i`, if there is one.
-    private func vendorPrefix(_ s: UnsafeBufferPointer<UInt8>, _ i: Int, _ end: Int) -> Int? {
-        for p in ["-webkit-", "-moz-", "-ms-", "-o-"] where Self.matches(s, i, end, Array(p.utf8)) { return i + p.utf8.count }
-        return nil
-    }
-
-    // MARK: - Line-based dialects
-
-    /// A unified diff's line: its first byte decides.
-    private mutating func diffLine(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>) {
-        let n = s.count
-        guard n > 0 else { return }
-        let role: CodeRole
-        switch s[0] {
-        case UInt8(ascii: "+"): role = Self.matches(s, 0, n, "+++ ") ? .heading : .inserted
-        case UInt8(ascii: "-"): role = Self.matches(s, 0, n, "--- ") ? .heading : .deleted
-        case UInt8(ascii: "@"): role = .heading
-        case UInt8(ascii: " "): role = .unchanged
-        case UInt8(ascii: "!"): role = .deleted
-        case UInt8(ascii: ">"): role = .inserted
-        case UInt8(ascii: "<"): role = .deleted
-        default:
-            role = Self.matches(s, 0, n, "diff ") || Self.matches(s, 0, n, "index ")
-                || Self.matches(s, 0, n, "***") ? .heading : .unchanged
-        }
-        Self.fill(r, 0..<n, role)
-    }
-
-    /// A console session's line: a prompt and a shell command, or output. A command whose line
-    /// ends in `\` (or inside an open quote) continues on the next line.
-    private mutating func consoleLine(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ complete: Bool) {
-        let n = s.count
-        guard let shell = language.embedded.first else { return }
-        var start = 0
-        if !embeddedContinues {
-            var k = 0
-            // An optional `[user@host dir]` or `user@host:dir` before the prompt character.
-            if k < n && s[k] == UInt8(ascii: "[") {
-                while k < n && s[k] != UInt8(ascii: "]") { k += 1 }
-                k += 1
-            } else {
-                var j = 0
-                while j < n && !Self.isBlank(s[j]) && s[j] != UInt8(ascii: "$") && s[j] != UInt8(ascii: "#") && s[j] != UInt8(ascii: "%") && s[j] != UInt8(ascii: ">") { j += 1 }
-                if j < n && j > 0 && s[j] != UInt8(ascii: ">") && (0..<j).contains(where: { s[$0] == UInt8(ascii: "@") || s[$0] == UInt8(ascii: ":") }) { k = j }
-            }
-            if k < n && (s[k] == UInt8(ascii: "$") || s[k] == UInt8(ascii: "#") || s[k] == UInt8(ascii: "%") || s[k] == UInt8(ascii: ">"))
-                && (k + 1 == n || Self.isBlank(s[k + 1])) {
-                k += 1
-                if k < n { k += 1 }
-                Self.fill(r, 0..<k, .prompt)
-                start = k
-                current = shell
-                mode = .code
-                frames = []
-                previous = .start
-            } else {
-                Self.fill(r, 0..<n, .output)
-                return
-            }
-        }
-        scan(s, r, from: start, to: n, complete: complete)
-        if complete {
-            endLine(s)
-            var e = n
-            while e > start && Self.isBlank(s[e - 1]) { e -= 1 }
-            embeddedContinues = (e > start && s[e - 1] == UInt8(ascii: "\\")) || mode != .code || !frames.isEmpty
-        }
-    }
-
-    /// A Dockerfile's line: an instruction and its arguments, a comment, or a continuation.
-    /// Instructions that take one argument (`FROM`, `WORKDIR`, `USER`, `EXPOSE`…) take a string;
-    /// the others shell words (`RUN`, `ENV`, `COPY`…), read with the shell's rules up to the end
-    /// of their last continued line (a line that ends in `\`); a comment inside them must be
-    /// followed by a continued line, and a quote closes within them or is not one.
-    private mutating func dockerfileLine(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ complete: Bool) {
-        let n = s.count
-        var start = 0
-        var e = n
-        while e > 0 && Self.isBlank(s[e - 1]) { e -= 1 }
-        let continues = !complete || (e > 0 && s[e - 1] == UInt8(ascii: "\\"))
-        if !embeddedContinues {
-            if n > 0 && s[0] == UInt8(ascii: "#") {
-                Self.fill(r, 0..<n, .comment)
-                return
-            }
-            var k = 0
-            while k < n && Self.isBlank(s[k]) { k += 1 }
-            var j = k
-            while j < n && Self.isNameStart(s[j]) { j += 1 }
-            current = language.embedded.first ?? language
-            mode = .code
-            frames = []
-            previous = .start
-            if j > k, let info = language.words.lookup(s, k..<j), j == n || Self.isBlank(s[j]) {
-                Self.fill(r, k..<j, info.role)
-                start = j
-                var a = j
-                while a < n && Self.isBlank(s[a]) { a += 1 }
-                if info.definer && !(a < n && s[a] == UInt8(ascii: "[")) {
-                    // FROM, WORKDIR, USER, EXPOSE…: one argument, a string (`AS` a keyword).
-                    while a < n {
-                        if Self.isBlank(s[a]) { r[a] = .plain; a += 1; continue }
-                        var b = a
-                        while b < n && !Self.isBlank(s[b]) { b += 1 }
-                        let isAs = b - a == 2 && Self.matchesIgnoringCase(s, a, b, "as")
-                        Self.fill(r, a..<b, isAs ? .keyword : .string)
-                        a = b
-                    }
-                    return
-                }
-            } else if j == n && !complete && j > k {
-                Self.fill(r, k..<j, .keyword)
-                return
-            }
-        }
-        embeddedContinues = continues
-        let opened = mode == .code
-        scan(s, r, from: start, to: n, complete: complete)
-        if complete {
-            if !continues, case .string = mode, opened {
-                // A quote that does not close before the command ends is not one.
-                Self.fill(r, min(stringOpened, n)..<n, .plain)
-            }
-            endLine(s)
-            if !continues {
-                mode = .code
-                frames = []
-            }
-        }
-    }
-
-    /// A YAML line: `key: value`, `- item`, a comment, a quoted or plain scalar, a block scalar's
-    /// line.
-    private mutating func yamlLine(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ complete: Bool) {
-        let n = s.count
-        var k = 0
-        while k < n && s[k] == 0x20 { k += 1 }
-        if case .yamlBlock(let indent) = mode {
-            if k >= n || k > indent {
-                Self.fill(r, 0..<n, .builtin)
-                return
-            }
-            mode = .code
-        }
-        if case .string = mode {
-            scan(s, r, from: 0, to: n, complete: complete)
-            if case .string = mode { return }
-            k = n
-            for i in 0..<n where r[i] != .string { k = i; break }
-            if k >= n { return }
-            return yamlRest(s, r, k, n, complete, indent: 0)
-        }
-        yamlRest(s, r, k, n, complete, indent: k)
-    }
-
-    private mutating func yamlRest(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ from: Int, _ n: Int, _ complete: Bool, indent: Int) {
-        var i = from
-        var keyDone = false
-        while i < n {
-            let b = s[i]
-            if Self.isBlank(b) { r[i] = .plain; i += 1; continue }
-            if b == UInt8(ascii: "#") && (i == 0 || Self.isBlank(s[i - 1])) {
-                Self.fill(r, i..<n, .comment)
-                return
-            }
-            if b == UInt8(ascii: "-") && (i + 1 == n || s[i + 1] == 0x20) {
-                r[i] = .plain
-                i += 1
-                continue
-            }
-            if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") {
-                if let j = stringStart(s, r, i, n, prefixStart: i) {
-                    i = j
-                    scan(s, r, from: i, to: n, complete: complete)
-                    if case .string = mode { return }
-                    // A quoted key.
-                    var e = n
-                    for q in j..<n where r[q] != .string { e = q; break }
-                    if e < n && s[e] == UInt8(ascii: ":") { for q in i..<e where r[q] == .string { r[q] = .key } }
-                    i = e
-                    continue
-                }
-            }
-            if b == UInt8(ascii: "|") || b == UInt8(ascii: ">") {
-                var j = i + 1
-                while j < n && !Self.isBlank(s[j]) && s[j] != UInt8(ascii: "#") { j += 1 }
-                Self.fill(r, i..<j, .plain)
-                if complete { mode = .yamlBlock(indent: indent) }
-                i = j
-                continue
-            }
-            if b == UInt8(ascii: "!") {
-                var j = i + 1
-                while j < n && !Self.isBlank(s[j]) { j += 1 }
-                Self.fill(r, i..<j, .keyword)
-                i = j
-                continue
-            }
-            if (b == UInt8(ascii: "&") || b == UInt8(ascii: "*")) && i + 1 < n && !Self.isBlank(s[i + 1]) {
-                var j = i + 1
-                while j < n && !Self.isBlank(s[j]) { j += 1 }
-                Self.fill(r, i..<j, .plain)
-                i = j
-                continue
-            }
-            if "{}[],".utf8.contains(b) { r[i] = .plain; i += 1; continue }
-            // A plain scalar, or a key up to `: `.
-            var j = i
-            var keyEnd: Int?
-            while j < n {
-                if !keyDone && s[j] == UInt8(ascii: ":") && (j + 1 == n || Self.isBlank(s[j + 1])) { keyEnd = j; break }
-                if s[j] == UInt8(ascii: "#") && Self.isBlank(s[j - 1]) { break }
-                j += 1
-            }
-            if let e = keyEnd {
-                Self.fill(r, i..<e, .key)
-                r[e] = .plain
-                keyDone = true
-                i = e + 1
-                continue
-            }
-            var e = j
-            while e > i && Self.isBlank(s[e - 1]) { e -= 1 }
-            // Before `: ` arrives, a word at a line's start is a key.
-            Self.fill(r, i..<e, !complete && j == n && !keyDone && i == indent ? .key : .plain)
-            i = j
-        }
-    }
-
-    /// A TOML line: a `[table]` header, `key = value`, a comment, or the rest of a multi-line value.
-    private mutating func tomlLine(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ complete: Bool) {
-        let n = s.count
-        var i = 0
-        if mode != .code {
-            scan(s, r, from: 0, to: n, complete: complete)
-            if complete { endLine(s) }
-            return
-        }
-        while i < n && Self.isBlank(s[i]) { i += 1 }
-        guard i < n else { return }
-        if s[i] == UInt8(ascii: "[") && objects.isEmpty {
-            var j = i
-            while j < n && s[j] != UInt8(ascii: "#") { j += 1 }
-            var e = j
-            while e > i && Self.isBlank(s[e - 1]) { e -= 1 }
-            Self.fill(r, i..<e, .keyword)
-            // A quoted key in the header is a string.
-            var q = i
-            while q < e {
-                let c = s[q]
-                if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") {
-                    var k = q + 1
-                    while k < e && s[k] != c { k += c == UInt8(ascii: "\"") && s[k] == UInt8(ascii: "\\") ? 2 : 1 }
-                    let stop = min(e, k + 1)
-                    Self.fill(r, q..<stop, .string)
-                    q = stop
-                } else {
-                    q += 1
-                }
-            }
-            Self.fill(r, j..<n, .comment)
-            return
-        }
-        // Keys up to `=` are plain; the value is scanned as code.
-        if objects.isEmpty {
-            var j = i
-            while j < n && s[j] != UInt8(ascii: "=") && s[j] != UInt8(ascii: "#") {
-                if s[j] == UInt8(ascii: "\"") || s[j] == UInt8(ascii: "'") { break }
-                j += 1
-            }
-            if j < n && s[j] == UInt8(ascii: "=") {
-                Self.fill(r, i..<(j + 1), .plain)
-                i = j + 1
-            } else if j == n && !complete {
-                Self.fill(r, i..<n, .plain)
-                return
-            }
-        }
-        scan(s, r, from: i, to: n, complete: complete)
-        // Inline tables and arrays may span lines.
-        for k in i..<n where r[k] == .plain {
-            if s[k] == UInt8(ascii: "[") || s[k] == UInt8(ascii: "{") { objects.append(true) } else if (s[k] == UInt8(ascii: "]") || s[k] == UInt8(ascii: "}")) && !objects.isEmpty { objects.removeLast() }
-        }
-        if !complete { return }
-        endLine(s)
     }
 }
