@@ -189,10 +189,41 @@ def fenced(tag, code):
 
 # -- the screen ----------------------------------------------------------------------------------
 
+class Screen(pyte.HistoryScreen):
+    """pyte's screen with two repairs: a zero-width character that is not a combining mark (U+2061,
+    a variation selector, ZWJ) joins the cell before it instead of ending the draw (stock pyte
+    drops the rest of the text it was given), and a wide character that reaches the last column
+    wraps first, as terminals do."""
+
+    def draw(self, data):
+        pending = ""
+        for ch in data:
+            w = wcwidth(ch)
+            if w == 0 and not unicodedata.combining(ch) and ch != "\x00":
+                if pending:
+                    super().draw(pending)
+                    pending = ""
+                x = min(self.cursor.x, self.columns) - 1
+                line = self.buffer[self.cursor.y]
+                if x >= 0:
+                    if line[x].data == "" and x > 0:
+                        x -= 1
+                    line[x] = line[x]._replace(data=line[x].data + ch)
+                continue
+            if w == 2 and self.cursor.x == self.columns - 1 and pyte.modes.DECAWM in self.mode:
+                if pending:
+                    super().draw(pending)
+                    pending = ""
+                self.cursor.x = self.columns
+            pending += ch
+        if pending:
+            super().draw(pending)
+
+
 def cat_cells(text):
     """Where cat leaves each character of `text` on an 80x24 terminal: {offset: (line, column)},
     lines counted from the top of the scrollback."""
-    scr = pyte.HistoryScreen(80, 24, history=10 ** 7, ratio=0.5)
+    scr = Screen(80, 24, history=10 ** 7, ratio=0.5)
     st = pyte.Stream(scr)
     cells, last = {}, None
     for off, ch in enumerate(text):
@@ -212,7 +243,7 @@ def cat_cells(text):
 
 
 def screen_lines(output):
-    scr = pyte.HistoryScreen(80, 24, history=10 ** 7, ratio=0.5)
+    scr = Screen(80, 24, history=10 ** 7, ratio=0.5)
     pyte.ByteStream(scr).feed(output)
     return list(scr.history.top) + [scr.buffer[y] for y in range(scr.lines)]
 
@@ -282,7 +313,8 @@ def settled_styles(binary, text, mode, seed):
     for off, (y, x) in cat_cells(text).items():
         line = lines[y] if y < len(lines) else None
         cell = line[x] if line is not None else None
-        if cell is None or cell.data[:1] != text[off] and not unicodedata.combining(text[off]):
+        joined = wcwidth(text[off]) == 0  # a zero-width character shares the cell before it
+        if cell is None or (text[off] not in cell.data if joined else cell.data[:1] != text[off]):
             chars_ok = False
         styles[off] = style_of(cell) if cell is not None else DEFAULT
     return styles, status, chars_ok, stats
