@@ -96,8 +96,15 @@ public struct MarkdownStyle: Hashable, Sendable, CustomStringConvertible {
     }
 
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(UInt64(headingLevel) | UInt64(isCodeBlock ? 1 : 0) << 8 | UInt64(inline.rawValue) << 16
-                       | UInt64(marker.rawValue) << 24 | UInt64(codeRole.rawValue) << 32)
+        hasher.combine(bits)
+    }
+
+    /// The style as one integer: equal styles have equal bits and different styles different
+    /// bits (bits 0–7 the heading level, 8 code block, 16–23 inline spans, 24–31 marker, 32–39
+    /// code role), for a host that keeps a table of looks without hashing a style per run.
+    public var bits: UInt64 {
+        UInt64(headingLevel) | UInt64(isCodeBlock ? 1 : 0) << 8 | UInt64(inline.rawValue) << 16
+            | UInt64(marker.rawValue) << 24 | UInt64(codeRole.rawValue) << 32
     }
 
     /// True when the byte is outside every construct.
