@@ -3,15 +3,15 @@
 // No package dependencies: only the toolchain (stdlib, Foundation, Dispatch, Glibc/Darwin, Testing).
 import PackageDescription
 
-// Startup cost (issue 5), `echo hi | typewrite` against `echo hi | cat`, measured here: Foundation
-// linked dynamically 3.6x; Swift runtime and Foundation static (-static-stdlib) 2.4x, most of it
-// the dynamic loader binding libstdc++; a fully static executable 1.4x. Release builds on Linux
-// only, so `swift build -c release` gives what the README installs; debug builds and tests link
-// dynamically. The flags sit on the executable target alone: SwiftPM refuses a package as a
-// versioned dependency when a target its library product builds has unsafe flags, and measured
-// with Swift 6.3.1 the executable still links fully static with them there. lld, from the
-// toolchain, links it without gold's warnings about getpwuid in static glibc, which typewrite
-// never calls.
+// Startup cost (case 2 of Scripts/bench.py), `echo hi | typewrite` against `echo hi | cat`,
+// measured here: Foundation linked dynamically 3.6x; Swift runtime and Foundation static
+// (-static-stdlib) 2.4x, most of it the dynamic loader binding libstdc++; a fully static executable
+// 1.4x. Release builds on Linux only, so `swift build -c release` gives what the README installs;
+// debug builds and tests link dynamically. The flags sit on the executable target alone: SwiftPM
+// refuses a package as a versioned dependency when a target its library product builds has unsafe
+// flags, and measured with Swift 6.3.1 the executable still links fully static with them there.
+// lld, from the toolchain, links it without gold's warnings about getpwuid in static glibc, which
+// typewrite never calls.
 let staticStdlib: [SwiftSetting] = [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]
 
 let package = Package(

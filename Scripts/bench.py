@@ -1,17 +1,17 @@
 #!/usr/bin/env python3
-"""typewrite benchmark (issue 5): every case side by side with cat and pv, in one run.
+"""typewrite benchmark: every case side by side with cat and pv, in one run, from this repository alone.
 
     Scripts/bench.sh [--quick] [path/to/typewrite]        # the entry point (installs pv, strace, pyte)
     python3 Scripts/bench.py --binary PATH [--quick] [--only 1,2,3,4,5,7,8,9,13,14] [--trace-names a,b]
 
-Cases (numbers as in issue 5; targets in the table):
+Cases (numbered as in the README's performance table; targets in the table):
   1  passthrough throughput, stdout not a tty: 1 GiB of text to /dev/null and through `| cat`, best
      of 9 interleaved runs (cat, pv -q in the same rounds), output checked once with cmp
   2  startup: typewrite started with "hi\n" waiting in its stdin pipe and stdout a pipe, from spawn to
      exit, against cat the same way; median of 200 interleaved runs
   3  idle: on a pty, typewrite animates 200 characters, settles, then the input stalls for 2 s:
      system calls inside that window, counted from `strace -f -ttt` run from the start (0 wanted)
-  4  lag: every trace in ../shared/traces replayed with its timing into typewrite on an 80x24 pty
+  4  lag: every trace in Tests/traces replayed with its timing into typewrite on an 80x24 pty
      (24-bit colour, defaults; wire traces as --format raw). Both typewrite's output and cat's input
      are fed to a terminal model (pyte) chunk by chunk; for every state cat's screen gives a cell
      (scrollback included), lag = when typewrite first shows that state (or a later one of that cell
@@ -27,14 +27,15 @@ Cases (numbers as in issue 5; targets in the table):
      typewrite was idle, waiting for input). p99 on llm-slow-local and on a steady generated stream
      (3 characters every 40 ms)
   9  against pv -qL at the same rate on the same 20 KB text, both to a pty (informational)
-  13 floods on an 80x24 pty through ../shared/tools/termcheck.py record, best of two against cat the same
+  13 floods on an 80x24 pty through Scripts/ptyscreen.py record, best of two against cat the same
      way: seq 1 1000000, 32 MiB of "ab\n", 100 MiB of 72-character lines, a 50,000-line mix (text, tabs,
      SGR colours, € and 日) and 200,000 CR progress rewrites each exit within 2.0 s of cat's exit with a
      peak RSS (GNU time) of at most 64 MiB; output bytes of seq 1 1000000 at most 1.1x cat's; seq 1 200000
-     and the mix settle to cat's screen and scrollback (termcheck compare) with at least 8 fade colours
-     (termcheck frames); fade_coverage on llm-fast.trace at least 0.9; seq 1 100 at --cps 100 --max-lag
+     and the mix settle to cat's screen and scrollback (ptyscreen compare) with at least 8 fade colours
+     (ptyscreen frames); fade_coverage on llm-fast.trace at least 0.9; seq 1 100 at --cps 100 --max-lag
      inf takes at least 1.7 s
-  14 markdown (also --only markdown): cmark's pathological inputs (../shared/tools/mdpatho.py), each
+  14 markdown (also --only markdown): the pathological inputs of cmark's test suite, rebuilt here at its
+     sizes (Scripts/markdown_pathological.py), each
      `--markdown=always --animate=always --cps 1e9 < f > /dev/null` against the same with
      --markdown=never (COLUMNS=80, 24-bit colour): CPU (user + system, wait4) at most 2x plain + 1 s, best
      of 2; the highlighter's CPU per million characters (markdown minus plain) on Tests/markdown's
@@ -42,11 +43,16 @@ Cases (numbers as in issue 5; targets in the table):
      ms apart) into an 80x24 pty with --markdown=always and TYPEWRITE_MARKDOWN_STATS set: restyled
      cells per 1,000 characters, and restyles of cells already off the screen (0 wanted)
 
-Only the standard library plus pyte and wcwidth (for the terminal model of cases 4 and 8).
+Only the standard library plus pyte and wcwidth (for the terminal model of cases 4, 8 and 13), and pv,
+strace and GNU time as commands (bench.sh installs them). Everything else it reads is in this
+repository: the traces in Tests/traces, Scripts/ptyscreen.py, the answers in Tests/markdown.
 Benchmarks, not unit tests: the machine is noisy, so read the ratios; the header shows the load.
 """
 import argparse, collections, concurrent.futures, fcntl, json, math, os, random, select, shutil, signal, statistics
 import struct, subprocess, sys, termios, threading, time, unicodedata
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from markdown_pathological import pathological_markdown  # noqa: E402
 
 FRAME = 1 / 60
 TRACES_TEXT = ["llm-fast", "llm-slow-local", "llm-bursty-network", "llm-code", "llm-multilingual",
@@ -341,7 +347,7 @@ def run_pty(argv, env, schedule=None, stdin_path=None, feeder=None, cols=80, row
 
 
 # ---------------------------------------------------------------------------------------------
-# Terminal model for case 4 (pyte; Screen and SGR normalisation as in ../shared/tools/termcheck.py)
+# Terminal model for case 4 (pyte; the same corrections as Scripts/ptyscreen.py, docs/terminals.md)
 
 def _pyte():
     import pyte
@@ -1032,9 +1038,10 @@ class Bench:
                 "100 MiB of 72-char lines": make("lines72-100m", lines72), "50,000-line mix": make("mix-50k", mix),
                 "200,000 \\r rewrites": make("progress-200k", progress), "seq 1 200000": make("seq-200k", seq(200000))}
 
-    def termcheck(self, mode, path, argv, *extra, timeout=180):
-        tool = os.path.join(self.a.traces, "..", "tools", "termcheck.py")
-        r = subprocess.run([sys.executable, tool, mode, *extra, "--bin", path, "--timeout", str(timeout), "--", *argv],
+    def ptyscreen(self, mode, path, argv, *extra, timeout=180, source="--bin"):
+        """Scripts/ptyscreen.py MODE on `path` (a file, or a trace with source="--trace"): its JSON summary."""
+        tool = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ptyscreen.py")
+        r = subprocess.run([sys.executable, tool, mode, *extra, source, path, "--timeout", str(timeout), "--", *argv],
                            capture_output=True, text=True)
         try:
             return json.loads(r.stdout.strip().splitlines()[-1])
@@ -1042,7 +1049,7 @@ class Bench:
             return {"error": (r.stderr or r.stdout)[-300:]}
 
     def case_floods(self):
-        log("[13] floods on an 80x24 pty (termcheck.py record), exit against cat's, best of two each")
+        log("[13] floods on an 80x24 pty (ptyscreen.py record), exit against cat's, best of two each")
         inputs = self.flood_inputs()
         rss_path = os.path.join(self.work, "rss-flood.txt")
         seq_bytes = None
@@ -1051,7 +1058,7 @@ class Bench:
             best, rss, nbytes = {}, 0, {}
             for _ in range(2):
                 for prog, argv in (("cat", [self.cat]), ("typewrite", [self.tw])):
-                    r = self.termcheck("record", path, with_peak_rss(argv, rss_path))
+                    r = self.ptyscreen("record", path, with_peak_rss(argv, rss_path))
                     if r.get("rc") != 0:
                         log(f"  {name} {prog}: {r}")
                         best[prog] = float("inf")
@@ -1073,36 +1080,23 @@ class Bench:
             self.table.add("13. Output bytes, `seq 1 1000000` on a pty", str(seq_bytes["typewrite"]), str(seq_bytes["cat"]),
                            ratio=f"{ratio:.3f}×", target="≤ 1.1× cat", ok=ratio <= 1.1)
         for name in ["seq 1 200000", "50,000-line mix"]:
-            r = self.termcheck("frames", inputs[name], [self.tw])
+            r = self.ptyscreen("frames", inputs[name], [self.tw])
             ok = r.get("screen_identical") is True and (r.get("intermediate_colors") or 0) >= 8
             self.table.add(f"13. `{name}`: settled screen + scrollback = cat's; fade colours",
                            f"{'identical' if r.get('screen_identical') else 'differs'}, {r.get('intermediate_colors')} colours",
                            target="identical, ≥ 8", ok=ok,
                            note="" if ok else json.dumps({k: r.get(k) for k in ("first_diff_line", "got", "want", "error")})[:200])
-        tool = os.path.join(self.a.traces, "..", "tools", "termcheck.py")
-        p = subprocess.run([sys.executable, tool, "frames", "--trace", os.path.join(self.a.traces, "llm-fast.trace"), "--", self.tw],
-                           capture_output=True, text=True)
-        try:
-            cov = json.loads(p.stdout.strip().splitlines()[-1]).get("fade_coverage")
-        except (IndexError, ValueError):
-            cov = None
-        self.table.add("13. fade_coverage, llm-fast.trace (termcheck frames)", fmt(cov, nd=3), target="≥ 0.9",
+        cov = self.ptyscreen("frames", os.path.join(self.a.traces, "llm-fast.trace"), [self.tw], source="--trace").get("fade_coverage")
+        self.table.add("13. fade_coverage, llm-fast.trace (ptyscreen frames)", fmt(cov, nd=3), target="≥ 0.9",
                        ok=cov is not None and cov >= 0.9)
         with open(os.path.join(self.work, "seq-100.txt"), "w") as f:
             f.write("".join(f"{i}\n" for i in range(1, 101)))
-        r = self.termcheck("record", os.path.join(self.work, "seq-100.txt"), [self.tw, "--cps", "100", "--max-lag", "inf"])
+        r = self.ptyscreen("record", os.path.join(self.work, "seq-100.txt"), [self.tw, "--cps", "100", "--max-lag", "inf"])
         wall = r.get("exit_s")
         self.table.add("13. `seq 1 100 \\| typewrite --cps 100 --max-lag inf` (s)", fmt(wall), target="≥ 1.7 s",
                        ok=wall is not None and wall >= 1.7 and r.get("rc") == 0)
 
     # 14: markdown highlighting -------------------------------------------------------------------------
-    def tools_dir(self):
-        """The shared tools (mdpatho.py, termcheck.py): $TOOLS, else beside the traces, else /work/shared/tools."""
-        for d in (os.environ.get("TOOLS"), os.path.join(self.a.traces, "..", "tools"), "/work/shared/tools"):
-            if d and os.path.isfile(os.path.join(d, "mdpatho.py")):
-                return os.path.abspath(d)
-        return None
-
     def markdown_supported(self):
         """Whether the binary accepts --markdown (a usage error, status 2, when it does not)."""
         _, out, _ = run_small([self.tw, "--markdown=never", "--animate=never"], b"ok\n")
@@ -1155,39 +1149,33 @@ class Bench:
             return [self.tw, f"--markdown={when}"] + fast
 
         if supported:
-            tools = self.tools_dir()
-            patho = os.path.join(d, "patho")
-            if tools is None:
-                self.table.add("14. Markdown pathological inputs", "n/a", ok=False, note="no mdpatho.py (set TOOLS)")
-            else:
-                subprocess.run([sys.executable, os.path.join(tools, "mdpatho.py"), patho], check=True,
-                               stdout=subprocess.DEVNULL)
-                runs = 1 if self.quick else 2
-                for name in sorted(os.listdir(patho)):
-                    path = os.path.join(patho, name)
-                    plain = md = float("inf")
-                    bad, killed = [], False
-                    for i in range(runs):
-                        cpu, _, rc, _ = self.cpu_run(argv("never"), path, env, 60)
-                        plain = min(plain, cpu)
-                        if rc:
-                            bad.append(f"--markdown=never exit status {rc}")
-                        budget = 2 * plain + 1
-                        cpu, wall, rc, k = self.cpu_run(argv("always"), path, env, 2 * budget + 2)
-                        md = min(md, cpu)
-                        killed = killed or k
-                        if k:
-                            bad.append(f"killed after {wall:.1f} s wall")
-                            break
-                        if rc:
-                            bad.append(f"exit status {rc}")
+            patho = pathological_markdown(os.path.join(d, "patho"))
+            runs = 1 if self.quick else 2
+            for name in sorted(os.listdir(patho)):
+                path = os.path.join(patho, name)
+                plain = md = float("inf")
+                bad, killed = [], False
+                for i in range(runs):
+                    cpu, _, rc, _ = self.cpu_run(argv("never"), path, env, 60)
+                    plain = min(plain, cpu)
+                    if rc:
+                        bad.append(f"--markdown=never exit status {rc}")
                     budget = 2 * plain + 1
-                    ok = md <= budget and not bad
-                    stem = name.rsplit(".", 1)[0]
-                    self.table.add(f"14. Markdown CPU, pathological `{stem}` ({os.path.getsize(path) // 1000} KB; s, best of {runs})",
-                                   fmt(md, nd=3) if not killed else f"> {fmt(md, nd=3)}",
-                                   ratio=f"{md / max(plain, 1e-3):.1f}×", target="≤ 2 × plain + 1 s", ok=ok,
-                                   note=f"plain (--markdown=never) {plain:.3f} s" + ("; " + ", ".join(bad) if bad else ""))
+                    cpu, wall, rc, k = self.cpu_run(argv("always"), path, env, 2 * budget + 2)
+                    md = min(md, cpu)
+                    killed = killed or k
+                    if k:
+                        bad.append(f"killed after {wall:.1f} s wall")
+                        break
+                    if rc:
+                        bad.append(f"exit status {rc}")
+                budget = 2 * plain + 1
+                ok = md <= budget and not bad
+                stem = name.rsplit(".", 1)[0]
+                self.table.add(f"14. Markdown CPU, pathological `{stem}` ({os.path.getsize(path) // 1000} KB; s, best of {runs})",
+                               fmt(md, nd=3) if not killed else f"> {fmt(md, nd=3)}",
+                               ratio=f"{md / max(plain, 1e-3):.1f}×", target="≤ 2 × plain + 1 s", ok=ok,
+                               note=f"plain (--markdown=never) {plain:.3f} s" + ("; " + ", ".join(bad) if bad else ""))
             # the highlighter's cost per character: the answers concatenated, repeated to a few MB
             reps = 5 if self.quick else 20
             text = "\n\n".join(answers) + "\n\n"
@@ -1314,13 +1302,13 @@ class Bench:
 
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
-    ap = argparse.ArgumentParser(description="typewrite benchmark (issue 5)")
+    ap = argparse.ArgumentParser(description="typewrite benchmark")
     ap.add_argument("--binary", default=os.path.join(here, "..", ".build", "release", "typewrite"))
     ap.add_argument("--quick", action="store_true", help="fewer runs, smaller inputs (about a minute)")
     ap.add_argument("--only", help="comma-separated case numbers to run: 1,2,3,4,5,7,8,9,13,14 (4 also gives 5-CPU, 6, 8; "
                     "markdown = 14)")
     ap.add_argument("--trace-names", help="comma-separated trace names for case 4 (default: all; --quick: three)")
-    ap.add_argument("--traces", default=os.path.join(here, "..", "..", "shared", "traces"))
+    ap.add_argument("--traces", default=os.path.join(here, "..", "Tests", "traces"), help="folder of .trace files")
     ap.add_argument("--workdir", default="/tmp/typewrite-bench")
     a = ap.parse_args()
     if not os.access(a.binary, os.X_OK):

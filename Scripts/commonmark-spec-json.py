@@ -18,7 +18,9 @@ a tab, as the spec writes it. An example is fenced like this (32 backticks each)
     ````````````````````````````````
 
 Used to make Tests/markdown/commonmark-spec-0.31.2.json from CommonMark 0.31.2's spec.txt (see
-Tests/markdown/README.md); only the standard library.
+Tests/markdown/README.md); only the standard library. With `--extension NAME` it takes the examples
+of a GFM spec.txt fenced "example NAME" instead (`--extension autolink` made
+Tests/markdown/gfm-autolink-examples.json).
 """
 import json
 import re
@@ -28,13 +30,13 @@ FENCE = "`" * 32
 HEADING = re.compile(r"#+ ")
 
 
-def examples(lines):
+def examples(lines, opening=" example"):
     """The examples of spec.txt, given as its lines (each with its newline)."""
     out, section = [], ""
     state, fence_line, md, html = "text", 0, [], []
     for number, line in enumerate(lines, 1):
         bare = line.strip()
-        if bare == FENCE + " example":
+        if bare == FENCE + opening:
             state, fence_line, md, html = "markdown", number, [], []
         elif bare == "." and state == "markdown":
             state = "html"
@@ -56,10 +58,15 @@ def examples(lines):
 
 
 def main():
-    if len(sys.argv) != 2 or sys.argv[1] in ("-h", "--help"):
+    args = sys.argv[1:]
+    opening = " example"
+    if len(args) == 3 and args[0] == "--extension":
+        opening = " example " + args[1]
+        args = args[2:]
+    if len(args) != 1 or args[0] in ("-h", "--help"):
         sys.exit(__doc__.split("\n\n")[0])
-    with open(sys.argv[1], encoding="utf-8", newline="\n") as f:
-        tests = examples(f.readlines())
+    with open(args[0], encoding="utf-8", newline="\n") as f:
+        tests = examples(f.readlines(), opening)
     sys.stdout.write(json.dumps(tests, ensure_ascii=False, indent=2) + "\n")
 
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Cross-check typewrite against real emulators (pyte via termcheck.py, tmux via tmuxcheck.sh).
+"""Cross-check typewrite against other terminal models (pyte via Scripts/ptyscreen.py, tmux via
+Scripts/tmuxscreen.sh).
 
 Used by Scripts/fidelity.sh; runs its jobs in parallel and prints one summary line per kind.
 
@@ -12,14 +13,14 @@ job failed.
 """
 import argparse, concurrent.futures, glob, json, os, shlex, subprocess, sys, time
 
-SHARED = os.environ.get("TYPEWRITE_SHARED", "/work/shared")
-TERMCHECK = os.path.join(SHARED, "tools", "termcheck.py")
-TMUXCHECK = os.path.join(SHARED, "tools", "tmuxcheck.sh")
-PLAY = os.path.join(SHARED, "traces", "play.py")
+HERE = os.path.dirname(os.path.abspath(__file__))
+PTYSCREEN = os.path.join(HERE, "ptyscreen.py")
+TMUXSCREEN = os.path.join(HERE, "tmuxscreen.sh")
+PLAY = os.path.join(os.path.dirname(HERE), "Tests", "traces", "play.py")
 
 
 def depth_args(depth):
-    """termcheck terminal settings that make typewrite pick this colour depth (TERMINAL-NOTES §3)."""
+    """ptyscreen terminal settings that make typewrite pick this colour depth (docs/colour.md#colour-depth)."""
     return {
         "trueColor": [],
         "palette256": ["--colorterm", ""],
@@ -37,14 +38,14 @@ def jobs_for(a):
             if line.startswith("#") or not line.strip():
                 continue
             f, width, cps, fade, depth, chunk, delay = line.rstrip("\n").split("\t")
-            cmd = [sys.executable, TERMCHECK, "compare", "--bin", os.path.join(a.streams, f), "--chunk", chunk,
+            cmd = [sys.executable, PTYSCREEN, "compare", "--bin", os.path.join(a.streams, f), "--chunk", chunk,
                    "--delay-ms", delay, "--cols", width, "--rows", "24"] + depth_args(depth) + \
                   ["--", binary, "--cps", cps, "--fade", fade]
             jobs.append(("pyte-stream", f"{f}-w{width}", cmd, {}))
     if a.corpus:
         for path in sorted(glob.glob(os.path.join(a.corpus, "corpus-*.bin"))):
             width = path.rsplit("-w", 1)[1].split(".")[0]
-            cmd = [sys.executable, TERMCHECK, "compare", "--bin", path, "--chunk", "16", "--delay-ms", "20",
+            cmd = [sys.executable, PTYSCREEN, "compare", "--bin", path, "--chunk", "16", "--delay-ms", "20",
                    "--cols", width, "--rows", "24", "--", binary]
             jobs.append(("pyte-corpus", os.path.basename(path), cmd, {"_limit": path + ".limit", "_name": path + ".name"}))
     if a.traces:
@@ -53,18 +54,18 @@ def jobs_for(a):
             name = os.path.basename(t)[:-len(".trace")]
             for w in a.widths.split(","):
                 if a.pyte_traces:
-                    cmd = [sys.executable, TERMCHECK, "compare", "--trace", t, "--speed", str(a.trace_speed),
+                    cmd = [sys.executable, PTYSCREEN, "compare", "--trace", t, "--speed", str(a.trace_speed),
                            "--cols", w, "--rows", "24", "--", binary]
                     jobs.append(("pyte-trace", f"{name}-w{w}", cmd, {}))
                 if a.tmux_traces:
-                    cmd = ["bash", TMUXCHECK, t, w, "24", "--", binary]
+                    cmd = ["bash", TMUXSCREEN, t, w, "24", "--", binary]
                     env = {"FEED": f"python3 {shlex.quote(PLAY)} --speed {a.tmux_speed} {shlex.quote(t)}"}
                     jobs.append(("tmux-trace", f"{name}-w{w}", cmd, env))
     return jobs
 
 
 def tmux_zwj_only(output):
-    """Whether tmuxcheck's two captures differ only inside emoji ZWJ sequences. tmux 3.3 keeps a ZWJ
+    """Whether tmuxscreen's two captures differ only inside emoji ZWJ sequences. tmux 3.3 keeps a ZWJ
     and joins the next emoji into the same cell only when that emoji arrives in the same read, and a
     joined cell holds at most 21 bytes (👨‍👩‍👧‍👦 loses its last emoji), so cat's screen depends on where
     the producer's writes split the sequence (measured: printf '👩\\u200d'; sleep; printf '💻' shows
@@ -75,7 +76,7 @@ def tmux_zwj_only(output):
     if not m:
         return False
     try:
-        got, want = (open(os.path.join(m.group(1), n), "rb").read().decode("utf-8", "replace") for n in ("g", "w"))
+        got, want = (open(os.path.join(m.group(1), n), "rb").read().decode("utf-8", "replace") for n in ("got.txt", "want.txt"))
     except OSError:
         return False
     def strip(t):  # also whitespace: the joined cells are narrower, so a narrow pane wraps elsewhere

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Terminal fidelity, the long run (issue 3 done-when 2 and 3, issue 4 item 6):
+# Terminal fidelity, the long run:
 #   Scripts/fidelity.sh [--quick] [--skip-tests] [--skip-crosscheck]
 #
 # 1. The fidelity corpus and the randomized streams in an optimized build:
@@ -9,13 +9,15 @@
 #    release build with -static-stdlib, which the test bundle cannot), it falls back to the debug
 #    configuration compiled with -O in .build/fidelity-opt.
 # 2. Real emulators against the release binary .build/release/typewrite:
-#    - pyte (../shared/tools/termcheck.py compare): PYTE_STREAMS (default 300) generated streams,
+#    - pyte (Scripts/ptyscreen.py compare): PYTE_STREAMS (default 300) generated streams,
 #      VT/FF included, CAN/SUB/C1 left out (pyte drops text after them), `--bin FILE --chunk N --delay-ms D` at each stream's width, speed, fade and
-#      colour depth; every corpus case at its widths; every trace in ../shared/traces at 80, 79 and 40
+#      colour depth; every corpus case at its widths; every trace in Tests/traces at 80, 79 and 40
 #      columns (`--trace`, real timing; TRACE_SPEED to compress).
-#    - tmux (../shared/tools/tmuxcheck.sh): every trace at 80, 79 and 40 columns, fed by
-#      `play.py --speed 4`.
-#    Needs `pip install pyte wcwidth` and tmux (installed here when missing).
+#    - tmux (Scripts/tmuxscreen.sh): every trace at 80, 79 and 40 columns, fed by
+#      `Tests/traces/play.py --speed 4`.
+#    Needs pyte and wcwidth (pip install pyte wcwidth) and tmux (Debian package tmux); both are
+#    installed here when missing, and the cross-checks stop with one line saying which is missing
+#    when that fails.
 # Prints a summary with counts; exit status 1 when anything failed. Work files go to
 # ${FIDELITY_OUT:-/tmp/typewrite-fidelity}; failing cross-checks leave their output in fail/.
 #
@@ -23,9 +25,6 @@
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(dirname "$here")
-shared=${TYPEWRITE_SHARED:-$(cd "$repo/.." && pwd)/shared}
-[ -d "$shared/traces" ] || shared=/work/shared
-export TYPEWRITE_SHARED=$shared
 out=${FIDELITY_OUT:-/tmp/typewrite-fidelity}
 jobs=${JOBS:-2}
 streams=${TYPEWRITE_FIDELITY_STREAMS:-10000}
@@ -38,7 +37,7 @@ for a in "$@"; do
         --quick) streams=${TYPEWRITE_FIDELITY_STREAMS:-1000}; fuzz=${TYPEWRITE_FIDELITY_FUZZ:-10000}; pyte_streams=${PYTE_STREAMS:-40}; widths=80 ;;
         --skip-tests) run_tests=0 ;;
         --skip-crosscheck) run_cross=0 ;;
-        -h|--help) sed -n '2,23s/^# \{0,1\}//p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,25s/^# \{0,1\}//p' "$0"; exit 0 ;;
         *) echo "fidelity.sh: unknown option $a" >&2; exit 2 ;;
     esac
 done
@@ -95,8 +94,10 @@ if [ $run_cross = 1 ]; then
     if ! swift build -c release --product typewrite >"$out/build.log" 2>&1; then
         summary+=("cross-check:    release build failed (log $out/build.log)"); status=1
     else
-        python3 -c 'import pyte, wcwidth' 2>/dev/null || pip install -q pyte wcwidth >&2
-        command -v tmux >/dev/null || { sudo=; [ "$(id -u)" = 0 ] || sudo=sudo; $sudo apt-get install -y -q tmux >&2; }
+        python3 -c 'import pyte, wcwidth' 2>/dev/null || python3 -m pip install -q pyte wcwidth >&2 ||
+            { note "the cross-checks need pyte and wcwidth (pip install pyte wcwidth)"; exit 2; }
+        command -v tmux >/dev/null || { sudo=; [ "$(id -u)" = 0 ] || sudo=sudo; $sudo apt-get install -y -q tmux >&2; } ||
+            { note "the cross-checks need tmux (Debian: apt-get install tmux)"; exit 2; }
         note "   dumping $pyte_streams generated streams and the corpus for pyte …"
         TYPEWRITE_FIDELITY_DUMP="$out/streams" TYPEWRITE_FIDELITY_DUMP_COUNT=$pyte_streams TYPEWRITE_FIDELITY_PYTE=1 \
             optimized_test "$out/dump-streams.log" --filter dumpStreams
@@ -106,7 +107,7 @@ if [ $run_cross = 1 ]; then
             --streams "$out/streams" --corpus "$out/corpus" >"$out/pyte-streams.txt" || status=1
         note "   pyte and tmux: traces at $widths (jobs $jobs) …"
         python3 "$here/fidelity-crosscheck.py" --bin .build/release/typewrite --out "$out" --jobs "$jobs" \
-            --traces "$shared/traces" --widths "$widths" --pyte-traces --tmux-traces \
+            --traces "$repo/Tests/traces" --widths "$widths" --pyte-traces --tmux-traces \
             --trace-speed "${TRACE_SPEED:-1}" --tmux-speed 4 >"$out/traces.txt" || status=1
         while read -r line; do summary+=("$line"); done < <(grep -h "^CROSSCHECK" "$out/pyte-streams.txt" "$out/traces.txt")
         while read -r line; do summary+=("$line"); done < <(grep -h "FAIL" "$out/pyte-streams.txt" "$out/traces.txt" | head -40)

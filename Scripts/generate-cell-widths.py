@@ -17,8 +17,8 @@ Files read (paths relative to UCD_DIR; the first one found is used):
   emoji/emoji-data.txt | emoji-data.txt                Extended_Pictographic (UTS #51)
   DerivedAge.txt                                       Age (to find pictographs newer than 12.0)
 
-Per scalar we compute a 4-bit class (the rules are those of TERMINAL-NOTES.md section 2 and are
-documented on `CellWidth` in CellWidth.swift):
+Per scalar we compute a 4-bit class (the rules and the measurements behind them are in
+docs/widths.md, and are documented on `CellWidth` in CellWidth.swift):
 
   bits 0-1  width code: 0 = zero width, 1 = narrow, 2 = wide, 3 = East Asian Ambiguous
             (1 cell, or 2 when the caller asks for ambiguous-is-wide)
@@ -48,8 +48,8 @@ UNCERTAIN = 4
 MULTI = 8
 
 # Pictographs (Extended_Pictographic) that entered Unicode after this version are "very new":
-# terminals built on older tables disagree on their width (TERMINAL-NOTES §2: U+1FAE8 measured as
-# -1 / 2 / 0).
+# terminals built on older tables disagree on their width (docs/widths.md#uncertain-widths: U+1FAE8
+# measured as -1 / 2 / 0).
 NEW_EMOJI_AFTER = (12, 0)
 
 EAW_LONG = {"Neutral": "N", "Wide": "W", "Fullwidth": "F", "Halfwidth": "H",
@@ -71,7 +71,8 @@ def find(ucd, *candidates, required=True):
         if os.path.isfile(path):
             return path
     if required:
-        sys.exit("generate-cell-widths: none of %s found in %s" % (", ".join(candidates), ucd))
+        sys.exit("generate-cell-widths: none of %s found in %s (the Unicode Character Database: Debian package "
+                 "unicode-data, or the files of https://www.unicode.org/Public/15.0.0/ucd/ given as UCD_DIR)" % (", ".join(candidates), ucd))
     return None
 
 
@@ -210,7 +211,10 @@ def classify(ucd):
             cls = AMBIGUOUS
         else:
             cls = NARROW
-        if (cat in ("Co", "Cn") or is_noncharacter(cp) or in_ranges(cp, ALWAYS_UNCERTAIN)
+        # Format characters (Cf) and the line and paragraph separators (Zl, Zp): terminals give
+        # them 0 cells or 1 (tmux 3.3a draws U+2028 in no cell, xterm in one), and some join
+        # them to the cell before.
+        if (cat in ("Co", "Cn", "Cf", "Zl", "Zp") or is_noncharacter(cp) or in_ranges(cp, ALWAYS_UNCERTAIN)
                 or (pict[cp] and (age[cp] is None or age[cp] > NEW_EMOJI_AFTER))):
             cls |= UNCERTAIN
         if cat == "Mc" or in_ranges(cp, HANGUL_JAMO):

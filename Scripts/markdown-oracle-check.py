@@ -2,25 +2,28 @@
 """markdown-oracle-check: the markdown highlighter's settled styles against an oracle, per role.
 
   Scripts/markdown-oracle-check.py [--answers FILE.jsonl] [--oracle DIR] [--seeds 3] [--verbose]
-  Scripts/markdown-oracle-check.py --bench [--answers FILE.jsonl] [--oracle DIR | --patho mdpatho.py]
+  Scripts/markdown-oracle-check.py --bench [--answers FILE.jsonl]
 
 Builds Scripts/markdown-spans (with the highlighter's and the code scanner's sources, which need
 only the standard library) into a temporary directory, feeds it each answer (JSON lines with "text") whole and in
 random pieces of 1 to 40 bytes, and compares every non-blank source byte's roles with those of
 mdoracle.py (CommonMark 0.31.2 + GFM spans in source bytes; needs `pip install marko==2.2.4`),
-found in --oracle DIR or $MDORACLE_DIR. Prints, per role, recall (bytes the oracle gives that role
+found in --oracle DIR or $MDORACLE_DIR. The oracle is the maintainers' tool and not part of this
+repository; without it the comparison stops with one line saying so (--bench needs no oracle). Prints, per role, recall (bytes the oracle gives that role
 that the highlighter gives it too) and precision, the bytes whose whole role set agrees, whether
 every splitting settled to the same styles as the whole answer, and restyled bytes per 1,000
 characters when streamed in pieces.
 
 --bench prints the highlighter's cost per byte on the answers (fed in pieces of 1 to 40 bytes, and
-in 64 KiB reads) and its time on each pathological input of mdpatho.py (cmark's list, 30,000
-repetitions, fed in pieces of 1 to 40 bytes and in 64 KiB reads) and at twice the repetitions
+in 64 KiB reads) and its time on each pathological input of Scripts/markdown_pathological.py
+(cmark's list, 30,000 repetitions, fed in pieces of 1 to 40 bytes and in 64 KiB reads) and at twice the repetitions
 (linear time: seconds in proportion to bytes).
 """
 import argparse, collections, json, os, subprocess, sys, tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "Scripts"))
+from markdown_pathological import pathological_markdown  # noqa: E402
 MARKERS = {"delimiter", "heading-marker", "list-marker", "quote-marker", "code-fence", "table-pipe",
            "thematic-break", "link-dest"}
 # MarkdownMarker case -> mdoracle class
@@ -104,13 +107,15 @@ def main():
     ap.add_argument("--oracle", default=os.environ.get("MDORACLE_DIR"), help="directory of mdoracle.py")
     ap.add_argument("--seeds", type=int, default=3, help="random splittings per answer")
     ap.add_argument("--bench", action="store_true")
-    ap.add_argument("--patho", help="with --bench: mdpatho.py (default: the one in --oracle DIR)")
     ap.add_argument("--spec", help="CommonMark spec.json: also compare its examples of the inline, heading, "
                     "code, quote and list sections (none with raw HTML, entities or tabs), one by one")
     ap.add_argument("--gfm-spec", help="the GFM spec.txt: also compare its extension examples (tables, "
                     "strikethrough, autolinks, task lists; none with raw HTML or tabs)")
     ap.add_argument("--verbose", action="store_true")
     a = ap.parse_args()
+    if not a.bench and not (a.oracle and os.path.isfile(os.path.join(a.oracle, "mdoracle.py"))):
+        ap.error("--oracle DIR (or MDORACLE_DIR) is needed: the folder of mdoracle.py, the maintainers' "
+                 "CommonMark + GFM oracle, which is not part of this repository (it needs pip install marko==2.2.4)")
     answers = [json.loads(l) for l in open(a.answers, encoding="utf-8") if l.strip()]
     with tempfile.TemporaryDirectory() as tmp:
         exe = build(tmp)
@@ -130,34 +135,25 @@ def main():
             out["corpus_ns_per_byte_word_pieces"] = round(json.loads(subprocess.run(
                 [exe, "--bench", "20", "--words", corpus], check=True, capture_output=True).stdout)["ns_per_byte"], 1)
             out["corpus_ns_per_byte_whole_reads"] = round(run_spans_bench(exe, [corpus], repeat=20, piece=1 << 16)[0]["ns_per_byte"], 1)
-            tool = a.patho or (os.path.join(a.oracle, "mdpatho.py") if a.oracle else None)
-            if tool:
-                # cmark's pathological inputs at their size (30,000 repetitions) and at twice it
-                # (2,000 nesting levels for the lists, so four times the bytes): linear time shows
-                # as seconds growing with bytes.
-                source = open(tool, encoding="utf-8").read()
-                sizes = {}
-                for factor in (1, 2):
-                    d = os.path.join(tmp, "patho%d" % factor)
-                    code = source.replace("n = 30000", "n = %d" % (30000 * factor))
-                    code = code.replace('"".join("  " * i + "* a\\n" for i in range(1000))',
-                                        '"".join("  " * i + "* a\\n" for i in range(%d))' % (1000 * factor))
-                    subprocess.run([sys.executable, "-c", code, d], check=True, capture_output=True)
-                    files = sorted(os.path.join(d, f) for f in os.listdir(d) if f.endswith(".md"))
-                    sizes[factor] = {os.path.basename(r["file"])[:-3]: r for r in run_spans_bench(exe, files, repeat=1)}
-                    if factor == 1:
-                        reads = {os.path.basename(r["file"])[:-3]: r
-                                 for r in run_spans_bench(exe, files, repeat=1, piece=1 << 16)}
-                out["pathological"] = {k: {"bytes": r["bytes"], "seconds": round(r["seconds"], 3),
-                                           "ns_per_byte": round(r["ns_per_byte"], 1),
-                                           "seconds_in_64KiB_reads": round(reads[k]["seconds"], 3),
-                                           "bytes_at_2n": sizes[2][k]["bytes"],
-                                           "seconds_at_2n": round(sizes[2][k]["seconds"], 3)}
-                                       for k, r in sorted(sizes[1].items())}
+            # cmark's pathological inputs at their size (30,000 repetitions) and at twice it
+            # (2,000 nesting levels for the lists, so four times the bytes): linear time shows
+            # as seconds growing with bytes.
+            sizes = {}
+            for factor in (1, 2):
+                d = pathological_markdown(os.path.join(tmp, "patho%d" % factor), factor)
+                files = sorted(os.path.join(d, f) for f in os.listdir(d) if f.endswith(".md"))
+                sizes[factor] = {os.path.basename(r["file"])[:-3]: r for r in run_spans_bench(exe, files, repeat=1)}
+                if factor == 1:
+                    reads = {os.path.basename(r["file"])[:-3]: r
+                             for r in run_spans_bench(exe, files, repeat=1, piece=1 << 16)}
+            out["pathological"] = {k: {"bytes": r["bytes"], "seconds": round(r["seconds"], 3),
+                                       "ns_per_byte": round(r["ns_per_byte"], 1),
+                                       "seconds_in_64KiB_reads": round(reads[k]["seconds"], 3),
+                                       "bytes_at_2n": sizes[2][k]["bytes"],
+                                       "seconds_at_2n": round(sizes[2][k]["seconds"], 3)}
+                                   for k, r in sorted(sizes[1].items())}
             print(json.dumps(out, indent=1))
             return 0
-        if not a.oracle:
-            ap.error("--oracle DIR (or MDORACLE_DIR) is needed: the directory that holds mdoracle.py")
         sys.path.insert(0, a.oracle)
         import mdoracle
         whole = run_spans(exe, paths)

@@ -9,15 +9,17 @@
 # The options are mdcheck.py's (--limit judges the first N answers only; --verbose adds each role's
 # style and the failing spec examples). Needs python3 with pyte, wcwidth and marko==2.2.4.
 # Takes about 5.5 minutes on 2 cores (the 442 spec examples alone about 2).
-# Environment: TOOLS, the directory of mdcheck.py (default ../shared/tools beside the repository,
-# else /work/shared/tools); PYTHON (default python3); JOBS, answers judged at once (default 2).
+# mdcheck.py and its oracle are not part of this repository: they are the maintainers' markdown
+# judge (mdcheck.py, with mdoracle.py and termcheck.py in the same folder). Point TOOLS at that
+# folder; without it the script stops with one line saying so. Environment: TOOLS (required);
+# PYTHON (default python3); JOBS, answers judged at once (default 2).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(dirname "$here")
 opts=() bin=
 for a in "$@"; do
     case $a in
-        -h|--help) sed -n '2,13s/^# \{0,1\}//p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,15s/^# \{0,1\}//p' "$0"; exit 0 ;;
         --limit=*|--seed=*) opts+=("${a%%=*}" "${a#*=}") ;;
         --verbose) opts+=("$a") ;;
         -*) echo "mdcheck.sh: unknown option $a" >&2; exit 2 ;;
@@ -30,11 +32,10 @@ case $bin in */*) ;; *) bin=$(command -v "$bin" || echo "$bin") ;; esac
 bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
 
 tools=${TOOLS:-}
-if [ -z "$tools" ]; then
-    tools=$repo/../shared/tools
-    [ -f "$tools/mdcheck.py" ] || tools=/work/shared/tools
-fi
-[ -f "$tools/mdcheck.py" ] || { echo "mdcheck.sh: no mdcheck.py in $tools (set TOOLS)" >&2; exit 2; }
+[ -n "$tools" ] && [ -f "$tools/mdcheck.py" ] || {
+    echo "mdcheck.sh: needs the maintainers' markdown judge, not part of this repository: set TOOLS to the folder of mdcheck.py (with mdoracle.py and termcheck.py)" >&2
+    exit 2
+}
 python=${PYTHON:-python3}
 "$python" -c 'import pyte, wcwidth, marko' 2>/dev/null ||
     { echo "mdcheck.sh: $python needs pyte, wcwidth and marko==2.2.4 (pip install pyte wcwidth marko==2.2.4)" >&2; exit 2; }

@@ -10,7 +10,7 @@ That runs `typewrite --demo` in an 80-column pseudo-terminal (TERM=xterm-256colo
 COLORTERM=truecolor), records every write with its time, replays the bytes through pyte (a
 terminal emulator) and draws the screen every 1/FPS s as one frame. A recording made elsewhere,
 in the same JSON-lines format ({"t": seconds, "hex": bytes}) that
-`../shared/tools/termcheck.py record --save FILE -- typewrite --demo` writes, can be rendered with
+`python3 Scripts/ptyscreen.py record --save FILE -- typewrite --demo` writes, can be rendered with
 `--recording FILE` instead of `--record`.
 
 The SVG is a strip of frames moved by one CSS animation with step timing (no script, so it plays

@@ -2,13 +2,14 @@
 # Scripts/tmux-disagreements.sh [BINARY]: the inputs where terminals disagree (a ZWJ before a
 # control or an escape sequence, a cluster continued in a later read, malformed colours, C0 inside
 # sequences, DEL), each unsplit and split into reads 20 ms apart (at the commas), through BINARY
-# (default .build/release/typewrite) and cat in tmux, compared by the shared tools' tmuxcheck.sh.
+# (default .build/release/typewrite) and cat in tmux, compared by Scripts/tmuxscreen.sh (needs tmux).
 # Prints one line per input; exit 0 when all are identical. MORE=1 also runs more members of each class.
 set -u
 cd "$(dirname "$0")/.."
-bin=$(realpath "${1:-.build/release/typewrite}")
-check=${TMUXCHECK:-../../shared/tools/tmuxcheck.sh}
-[ -x "$check" ] || check=/work/shared/tools/tmuxcheck.sh
+bin=$(realpath -m "${1:-.build/release/typewrite}")
+check=Scripts/tmuxscreen.sh
+command -v tmux >/dev/null || { echo "tmux-disagreements.sh: tmux not found (Debian: apt-get install tmux)" >&2; exit 2; }
+[ -x "$bin" ] || { echo "tmux-disagreements.sh: no executable at $bin (swift build -c release)" >&2; exit 2; }
 feed=$(mktemp)
 cat >"$feed" <<'PY'
 import os, sys, time

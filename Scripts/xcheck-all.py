@@ -1,14 +1,18 @@
 #!/usr/bin/env python3
 """Real emulators in the loop: typewrite against cat, screenshot by screenshot, in xterm, urxvt, st,
-kitty, alacritty and GNU screen under Xvfb (../shared/tools/xcheck.py does the terminal work).
+kitty, alacritty and GNU screen under Xvfb. The terminal work (starting each emulator on a private
+Xvfb, screenshots, the pixel comparison) is done by xcheck.py, the maintainers' screenshot harness,
+which is not part of this repository: give its path with --xcheck PATH or XCHECK=PATH; without it
+the script stops with one line saying so. It needs, on Debian: xvfb xterm stterm rxvt-unicode
+x11-apps x11-utils xdotool imagemagick fonts-dejavu-core kitty alacritty libgl1-mesa-dri screen.
 
-  Scripts/xcheck-all.py [--bin .build/release/typewrite] [--out DIR] [--jobs 2] [--speed 4]
+  Scripts/xcheck-all.py [--xcheck PATH] [--bin .build/release/typewrite] [--out DIR] [--jobs 2] [--speed 4]
                         [--traces DIR] [--only SUBSTRING] [--terms xterm,urxvt,...]
                         [--corpus DIR] [--corpus-terms xterm,kitty] [--no-traces]
                         [--markdown DIR] [--markdown-terms xterm,kitty,alacritty,urxvt]
                         [--rechunk 40:0.05,7:0.02,3:0.01,1:0.002] [--resume] [--table]
 
-The matrix: every trace in ../shared/traces at 80 columns in every emulator, xterm also at 40;
+The matrix: every trace in Tests/traces at 80 columns in every emulator, xterm also at 40;
 dark theme (#e5e5e5 on black) everywhere and light (black on white) everywhere but st, whose colours
 are compiled in. Plain traces are compared with `cat` of the same trace; the wire-format traces
 (SSE, NDJSON) run `typewrite --format sse|ndjson` and are compared with `cat` of wire-answer.txt,
@@ -20,7 +24,7 @@ the answer with each run in its final style): `typewrite --markdown=always` is c
 the reference, in --markdown-terms, dark and light.
 
 Every run whose screenshot differs from cat's is classified by re-running the reference through
-../shared/tools/rechunk.py (the same bytes written in N-byte pieces DELAY seconds apart, for each
+Scripts/rechunk.py (the same bytes written in N-byte pieces DELAY seconds apart, for each
 --rechunk N:DELAY in turn until one matches):
   identical  the two screenshots (and, in screen, the hardcopy text) are equal;
   artefact   a rechunked cat paints exactly typewrite's picture; or it differs from cat in every cell
@@ -36,11 +40,12 @@ result (cells with pixel counts and channel deltas), OUT/<run>/ the cat, typewri
 Exit status 1 when any run is a content difference or the harness failed. Slow (about 10 s a
 run, 2 at a time): not part of .ci/run.
 """
-import argparse, concurrent.futures, glob, json, os, shlex, subprocess, sys, tempfile, time
+import argparse, concurrent.futures, glob, json, os, shlex, shutil, subprocess, sys, tempfile, time
 
-SHARED = os.environ.get("TYPEWRITE_SHARED", "/work/shared")
-TOOLS = os.path.join(SHARED, "tools")
-RECHUNK = os.path.join(TOOLS, "rechunk.py")
+HERE = os.path.dirname(os.path.abspath(__file__))
+RECHUNK = os.path.join(HERE, "rechunk.py")
+TRACES = os.path.join(os.path.dirname(HERE), "Tests", "traces")
+PLAY = os.path.join(TRACES, "play.py")
 TERMS = ["xterm", "urxvt", "st", "kitty", "alacritty", "screen"]
 WIRE = {"openai-sse": "sse", "anthropic-sse": "sse", "openai-responses-sse": "sse", "gemini-sse": "sse",
         "ollama-ndjson": "ndjson"}
@@ -49,8 +54,9 @@ WIRE = {"openai-sse": "sse", "anthropic-sse": "sse", "openai-responses-sse": "ss
 # ---------------------------------------------------------------- one run (a child process per run:
 # xcheck keeps the theme in module globals, so runs in parallel must not share an interpreter)
 def one(spec):
-    sys.path.insert(0, TOOLS)
+    sys.path.insert(0, os.path.dirname(os.environ["XCHECK"]))
     import xcheck
+    xcheck.PLAY = PLAY  # traces are played by this repository's player
     if spec["theme"] == "light":
         xcheck.FG, xcheck.BG = "#000000", "#ffffff"
     a = argparse.Namespace(term=spec["term"], cols=spec["cols"], rows=24, trace=spec.get("trace"),
@@ -225,7 +231,8 @@ def main():
     ap.add_argument("--out", default="/tmp/typewrite-xcheck")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--speed", type=float, default=4.0, help="trace time compression (play.py --speed)")
-    ap.add_argument("--traces", default=os.path.join(SHARED, "traces"))
+    ap.add_argument("--traces", default=TRACES)
+    ap.add_argument("--xcheck", default=os.environ.get("XCHECK"), help="path of xcheck.py (default: $XCHECK)")
     ap.add_argument("--no-traces", action="store_true")
     ap.add_argument("--only", help="only inputs whose name contains this")
     ap.add_argument("--terms", default=",".join(TERMS))
@@ -243,6 +250,15 @@ def main():
     todo, results, path = specs(a), [], os.path.join(a.out, "results.jsonl")
     if a.table:
         return summary([json.loads(l) for l in open(path)])
+    if not (a.xcheck and os.path.isfile(a.xcheck)):
+        print("xcheck-all.py: needs xcheck.py, the maintainers' screenshot harness for real emulators, which is not "
+              "part of this repository: pass --xcheck PATH or set XCHECK=PATH", file=sys.stderr)
+        return 2
+    if not shutil.which("Xvfb"):
+        print("xcheck-all.py: Xvfb not found; on Debian: apt-get install xvfb xterm stterm rxvt-unicode x11-apps "
+              "x11-utils xdotool imagemagick fonts-dejavu-core kitty alacritty libgl1-mesa-dri screen", file=sys.stderr)
+        return 2
+    os.environ["XCHECK"] = os.path.abspath(a.xcheck)  # for the child process of each run
     if a.resume and os.path.exists(path):
         wanted = {s["name"] for s in todo}
         results = [r for r in map(json.loads, open(path)) if r["name"] in wanted and r["verdict"] in ("identical", "artefact")]

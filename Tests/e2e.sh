@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End-to-end checks of the built typewrite binary (issues 2 and 4): pipes, command lines, file
+# End-to-end checks of the built typewrite binary: pipes, command lines, file
 # errors here; pty, signal, timing, descriptor-flag and memory checks in Tests/e2e/checks.py.
 #
 #   Tests/e2e.sh path/to/typewrite [NAME-SUBSTRING...]
@@ -7,7 +7,7 @@
 # Prints `ok - name` or `not ok - name: detail` per check (`# SKIP reason` when a check cannot run
 # here), then `N passed, M failed`; exits 1 if any failed. Needs bash, python3 (stdlib), cmp, head,
 # and for the unreadable-file case as root, setpriv (util-linux). TYPEWRITE_E2E_VERBOSE=1 prints
-# each check's duration. Runs in about a minute; all sizes are the issue's full sizes.
+# each check's duration. Runs in about a minute; inputs are full size (100 MiB floods, 1 GiB passthrough).
 set -uo pipefail
 exec < /dev/null  # CI runs with no standard input; every check sets up its own
 

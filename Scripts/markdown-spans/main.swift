@@ -8,7 +8,10 @@
 //   --pieces feeds each file in random pieces of 1 to 40 bytes (--max-piece N), seeded, else whole;
 //   --words feeds it in pieces like a model's tokens (a word with its space, a run of punctuation);
 //   --explain prints each restyle instead (old style -> new style and where);
-//   --bench feeds each file REPEAT times in pieces and prints nanoseconds per byte instead.
+//   --bench feeds each file REPEAT times in pieces and prints nanoseconds per byte instead;
+//   --links prints the settled links instead: {"file", "links": [[[start, end], ...], kind, href,
+//   destination]} with `href` the encoded destination even when it is not safe, `destination`
+//   the one reported (null when unsafe), for Scripts/markdown-links-check.py.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -70,6 +73,7 @@ var bench = 0
 var maximum = 40
 var explain = false
 var words = false
+var links = false
 while let a = args.first, a.hasPrefix("--") {
     args.removeFirst()
     if a == "--pieces" { seed = UInt64(args.removeFirst())! }
@@ -77,6 +81,7 @@ while let a = args.first, a.hasPrefix("--") {
     else if a == "--max-piece" { maximum = Int(args.removeFirst())! }
     else if a == "--explain" { explain = true }
     else if a == "--words" { words = true }
+    else if a == "--links" { links = true }
 }
 for path in args {
     let data = readFile(path)
@@ -91,6 +96,25 @@ for path in args {
         }
         let ns = Double(now() - t0) / Double(bench) / Double(max(1, data.count))
         print("{\"file\": \"\(escape(path))\", \"bytes\": \(data.count), \"ns_per_byte\": \(ns), \"seconds\": \(Double(now() - t0) / 1e9 / Double(bench)), \"check\": \(sink % 2)}")
+        continue
+    }
+    if links {
+        var safe = MarkdownHighlighter(), unsafe = MarkdownHighlighter(keepingUnsafeDestinations: true)
+        var safeMap = MarkdownLinkMap(), unsafeMap = MarkdownLinkMap()
+        for r in words ? wordPieces(data) : pieces(data.count, seed: seed, maximum: maximum) {
+            safeMap.apply(safe.feed(data[r]))
+            unsafeMap.apply(unsafe.feed(data[r]))
+            for link in safeMap.links { if let d = link.destination, !d.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) { fputs("bad destination\n", stderr); exit(1) } }
+        }
+        safeMap.apply(safe.finish())
+        unsafeMap.apply(unsafe.finish())
+        func json(_ s: String?) -> String { s.map { "\"" + escape($0) + "\"" } ?? "null" }
+        let reported = Dictionary(safeMap.links.map { ($0.range.lowerBound, $0.destination) }, uniquingKeysWith: { a, _ in a })
+        let items = unsafeMap.links.map { link in
+            "[[" + link.ranges.map { "[\($0.lowerBound), \($0.upperBound)]" }.joined(separator: ", ") + "], \"\(link.kind)\", "
+                + json(link.destination) + ", " + json(reported[link.range.lowerBound] ?? nil) + "]"
+        }
+        print("{\"file\": \"\(escape(path))\", \"links\": [" + items.joined(separator: ", ") + "]}")
         continue
     }
     var h = MarkdownHighlighter()

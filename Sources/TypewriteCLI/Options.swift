@@ -39,10 +39,10 @@ public struct OptionSpec: Sendable {
                    summary: "longest time a burst is spread over; default 1.5, minimum 0.15, inf = strict --cps"),
         OptionSpec(long: "reduce-motion", short: nil, value: .none,
                    summary: "show text at once, unchanged (also REDUCED_MOTION=1)"),
-        OptionSpec(long: "animate", short: nil, value: .required(name: "WHEN", choices: ["auto", "always", "never"]),
-                   summary: "animate: auto (stdout is a terminal), always, never; default auto"),
-        OptionSpec(long: "color", short: nil, value: .required(name: "WHEN", choices: ["auto", "always", "never"]),
-                   summary: "colour the fade: auto (honours NO_COLOR, TERM), always, never; default auto"),
+        OptionSpec(long: "animate", short: nil, value: .optional(name: "WHEN", choices: ["auto", "always", "never"]),
+                   summary: "animate: auto (stdout is a terminal), always (bare), never; default auto"),
+        OptionSpec(long: "color", short: nil, value: .optional(name: "WHEN", choices: ["auto", "always", "never"]),
+                   summary: "colour the fade: auto (honours NO_COLOR, TERM), always (bare), never; default auto"),
         OptionSpec(long: "format", short: nil, value: .required(name: "FORMAT", choices: ["raw", "sse", "ndjson", "auto"]),
                    summary: "input format: raw text, a model stream (sse, ndjson), or auto; default raw"),
         OptionSpec(long: "thinking", short: nil, value: .required(name: "WHEN", choices: ["hide", "dim", "show"]),
@@ -61,6 +61,8 @@ public struct OptionSpec: Sendable {
                    summary: "ask the terminal for its colours (OSC 10/11): auto (default), never (assume dark or COLORFGBG)"),
         OptionSpec(long: "ambiguous-wide", short: nil, value: .none,
                    summary: "treat East Asian ambiguous-width characters as two cells (CJK terminals)"),
+        OptionSpec(long: "tee", short: nil, value: .required(name: "FILE", choices: []),
+                   summary: "also write what a pipe would get (the decoded answer, or the input) to FILE, as it arrives"),
         OptionSpec(long: "demo", short: nil, value: .none,
                    summary: "stream a built-in answer the way a language model would; reads no input"),
         OptionSpec(long: "completions", short: nil, value: .required(name: "SHELL", choices: ["bash", "zsh", "fish"]),
@@ -70,39 +72,34 @@ public struct OptionSpec: Sendable {
     ]
 }
 
-/// The command line, parsed and validated.
+/// The command line, parsed and validated: the library's one settings type (`Typewriter.Settings`,
+/// which `--cps`, `--fade`, `--max-lag`, `--reduce-motion`, `--animate`, `--color`, `--format`,
+/// `--thinking`, `--markdown` and `--ambiguous-wide` fill in, and which validates their ranges), and
+/// what only the command has.
 public struct Options: Sendable, Equatable {
-    public var charactersPerSecond = 80.0
-    public var fadeWidth = 10.0
-    public var maximumLag: Seconds = PacingEngine.defaultMaximumLag
-    public var reduceMotion = false
-    public var animate = When.auto
-    public var color = When.auto
-    /// Whether --color was given (a flag beats NO_COLOR).
-    public var colorGiven = false
-    public var format = StreamFormat.raw
-    /// --thinking: what happens to a decoded stream's reasoning.
-    public var thinking = ThinkingDisplay.hide
+    /// The settings the options fill in.
+    public var settings = Typewriter.Settings()
     /// strftime format of --timestamps; nil when off.
     public var timestampFormat: String?
     /// Lines of --collapse; nil when off.
     public var collapseLines: Int?
     public var moreLabel = "Read more"
     public var lessLabel = "Show less"
-    /// --markdown: `.auto` highlights decoded model answers, `.always` raw text too (bare: always).
-    public var markdown = When.auto
 
     /// --query-colors: `.auto` asks the terminal when the fade uses colour, `.never` assumes.
     public var queryColors = When.auto
     /// Whether --query-colors was given (an option beats TYPEWRITE_QUERY_COLORS).
     public var queryColorsGiven = false
-    public var ambiguousIsWide = false
     public var demo = false
     public var completions: String?
     public var help = false
     public var version = false
+    /// --tee: the file that gets what a pipe would (nil: none).
+    public var tee: String?
     /// Inputs in order; "-" is standard input. Empty means standard input.
     public var files: [String] = []
+    /// The numbers as given on the command line, by setting, for error messages.
+    private var given: [String: String] = [:]
 
     public init() {}
 }
@@ -177,8 +174,15 @@ extension Options {
             case .none:
                 if inlineValue != nil { throw UsageError("option '\(display)' takes no value", hint: hint) }
                 try options.apply(spec, value: nil, display: display)
-            case .optional:
-                try options.apply(spec, value: inlineValue, display: display)
+            case .optional(_, let choices):
+                // `--color never` as well as `--color=never`: a following word that is one of
+                // the option's values is its value (a file of that name needs `./never`).
+                var value = inlineValue
+                if value == nil, i < arguments.count, choices.contains(arguments[i]) {
+                    value = arguments[i]
+                    i += 1
+                }
+                try options.apply(spec, value: value, display: display)
             case .required(let name, _):
                 var value = inlineValue
                 if value == nil {
@@ -192,6 +196,15 @@ extension Options {
         if options.demo && !options.files.isEmpty {
             throw UsageError("--demo reads no input, but a FILE was given: '\(options.files[0])'", hint: hint)
         }
+        do {
+            try options.settings.validate()
+        } catch {
+            // The one check of the ranges is the settings' own; name the option that set it.
+            guard case .invalidSetting(let setting, let value, let expected) = error else { throw UsageError(error.description) }
+            let option = ["charactersPerSecond": "--cps", "fadeWidth": "--fade", "maximumLag": "--max-lag"][setting] ?? setting
+            throw UsageError("invalid value '\(options.given[setting] ?? value)' for \(option): expected \(expected)",
+                             hint: setting == "charactersPerSecond" ? "For no pacing at all, use --reduce-motion." : nil)
+        }
         return options
     }
 
@@ -203,26 +216,30 @@ extension Options {
         }
         switch spec.long {
         case "cps":
-            guard let n = Self.decimal(v), n.isFinite, n > 0, n <= 1e12 else {
-                throw UsageError("invalid value '\(v)' for \(display): expected a number of characters per second greater than 0")
+            // Only the syntax here: the range is the settings' to check (`validate`).
+            guard let n = Self.decimal(v) else {
+                throw UsageError("invalid value '\(v)' for \(display): expected a number of characters per second, greater than 0 and at most 1e12",
+                                 hint: "For no pacing at all, use --reduce-motion.")
             }
-            charactersPerSecond = n
+            settings.charactersPerSecond = n
+            given["charactersPerSecond"] = v
         case "fade":
-            guard let n = Self.decimal(v), n.isFinite, n >= 0, n <= 1_000_000 else {
+            guard let n = Self.decimal(v) else {
                 throw UsageError("invalid value '\(v)' for \(display): expected a number of characters from 0 to 1000000")
             }
-            fadeWidth = n
+            settings.fadeWidth = n
+            given["fadeWidth"] = v
         case "max-lag":
-            let n = ["inf", "infinity"].contains(v.lowercased()) ? Double.infinity : Self.decimal(v)
-            guard let n, !n.isNaN, n >= PacingEngine.minimumBurstDuration, n.isFinite || v.lowercased().hasPrefix("inf") else {
-                throw UsageError("invalid value '\(v)' for \(display): expected seconds, at least 0.15, or inf")
+            guard let n = ["inf", "infinity"].contains(v.lowercased()) ? Double.infinity : Self.decimal(v) else {
+                throw UsageError("invalid value '\(v)' for \(display): expected seconds, at least 0.15, or infinity")
             }
-            maximumLag = n
-        case "reduce-motion": reduceMotion = true
-        case "animate": animate = When(rawValue: v)!
-        case "color": color = When(rawValue: v)!; colorGiven = true
-        case "format": format = StreamFormat(rawValue: v)!
-        case "thinking": thinking = ThinkingDisplay(rawValue: v)!
+            settings.maximumLag = n
+            given["maximumLag"] = v
+        case "reduce-motion": settings.reduceMotion = true
+        case "animate": settings.animate = value.flatMap(When.init(rawValue:)) ?? .always
+        case "color": settings.color = value.flatMap(When.init(rawValue:)) ?? .always
+        case "format": settings.format = StreamFormat(rawValue: v) ?? .raw
+        case "thinking": settings.thinking = ThinkingDisplay(rawValue: v) ?? .hide
         case "timestamps":
             guard value.map({ !$0.isEmpty }) ?? true else { throw UsageError("empty FORMAT for \(display)") }
             timestampFormat = value ?? Self.defaultTimestampFormat
@@ -237,9 +254,15 @@ extension Options {
             }
         case "more-label": moreLabel = v
         case "less-label": lessLabel = v
-        case "markdown": markdown = value.flatMap(When.init(rawValue:)) ?? .always
+        case "markdown": settings.markdown = value.flatMap(When.init(rawValue:)) ?? .always
         case "query-colors": queryColors = value.flatMap(When.init(rawValue:)) ?? .auto; queryColorsGiven = true
-        case "ambiguous-wide": ambiguousIsWide = true
+        case "ambiguous-wide": settings.ambiguousIsWide = true
+        case "tee":
+            guard v != "-" else {
+                throw UsageError("--tee needs a file: standard output is the screen the text types onto")
+            }
+            guard !v.isEmpty else { throw UsageError("empty FILE for \(display)") }
+            tee = v
         case "demo": demo = true
         case "completions": completions = v
         case "help": help = true

@@ -44,51 +44,63 @@ public enum Runner {
 
         let output = System.standardOutput
         let outputIsTerminal = System.isTerminal(output)
-        let capabilities = TerminalCapabilities(options: options, environment: environment, outputIsTerminal: outputIsTerminal)
-        var settings = SessionSettings(mode: .plain, format: options.format, thinking: options.thinking,
-                                       suggestsFormat: capabilities.animates && outputIsTerminal,
-                                       timestampFormat: options.timestampFormat)
-        // Markdown only where typewrite writes escape sequences of its own (never in plain mode),
-        // and not under the timestamps' prefixes, which are not part of the answer.
-        settings.markdown = capabilities.allowsAttributes && options.timestampFormat == nil ? options.markdown : .never
-        var setup = PollDriver.Setup(inputs: options.demo ? [.demo(DemoScript())] : (options.files.isEmpty ? ["-"] : options.files).map { .file($0) })
+        let settings = options.settings
+        let capabilities = TerminalCapabilities(environment: environment, outputIsTerminal: outputIsTerminal, animate: settings.animate,
+                                                color: settings.color, reduceMotion: settings.reduceMotion)
+        // Recording (--animate=always to a file or pipe): assume a terminal of COLUMNS cells.
+        let geometry = outputIsTerminal
+            ? TerminalGeometry(columns: System.terminalColumns(output), rows: System.terminalRows(output),
+                               newlineReturnsCarriage: System.translatesNewline(output))
+            : TerminalGeometry(columns: environment["COLUMNS"].flatMap { Int($0) } ?? 80, rows: nil)
+        let keyboard = options.collapseLines != nil && outputIsTerminal && geometry.columns != nil && capabilities.animates
+            ? Self.keyboard(environment) : nil
+        let collapse = keyboard == nil ? nil : options.collapseLines.map {
+            SessionSettings.Collapse(lines: $0, moreLabel: options.moreLabel, lessLabel: options.lessLabel)
+        }
+        var sessionSettings = SessionSettings(settings, capabilities: capabilities, terminal: geometry, outputIsTerminal: outputIsTerminal,
+                                              timestampFormat: options.timestampFormat, collapse: collapse)
+        let files = options.files.isEmpty ? ["-"] : options.files
+        let readsStandardInput = !options.demo && files.contains("-")
+        var setup = PollDriver.Setup(inputs: options.demo ? [.demo(DemoScript())] : files.map { .file($0) })
+        if let path = options.tee {
+            // Created before any input is read, as a shell's `>` would be; never one of the inputs.
+            if let input = files.first(where: { $0 != "-" && System.isSameFile($0, path) }) {
+                System.printError("typewrite: \(input): input file is also the --tee file")
+                return .exit(2)
+            }
+            do {
+                setup.tee = (try System.createFile(path), path)
+            } catch {
+                System.printError("typewrite: \(path): \(error)")
+                return .exit(2)
+            }
+            sessionSettings.copiesText = true
+        }
         if capabilities.animates {
-            // Recording (--animate=always to a file or pipe): assume a terminal of COLUMNS cells.
-            let columns = outputIsTerminal ? System.terminalColumns(output) : environment["COLUMNS"].flatMap { Int($0) } ?? 80
-            var configuration = capabilities.fadeConfiguration(
-                columns: columns, rows: outputIsTerminal ? System.terminalRows(output) : nil, newlineReturnsCarriage: outputIsTerminal ? System.translatesNewline(output) : true,
-                ambiguousIsWide: options.ambiguousIsWide)
-            configuration.charactersPerSecond = options.charactersPerSecond
-            configuration.fadeWidth = options.fadeWidth
-            configuration.maximumLag = options.maximumLag
-            settings.mode = .animated(configuration)
             // Ask the terminal for its colours whenever the fade uses them (bat, delta and neovim do),
             // unless the option or TYPEWRITE_QUERY_COLORS=never says not to; the driver asks only
             // when typewrite is in the terminal's foreground and no key is waiting.
             let query = options.queryColorsGiven ? options.queryColors
                 : environment["TYPEWRITE_QUERY_COLORS"].flatMap(When.init(rawValue:)) ?? .auto
-            // Not when standard input is a terminal: the user types the text into typewrite itself,
-            // and the reply mode (no line editing) would take Control-D's end of input away.
+            // Not when typewrite reads the terminal itself (standard input is the terminal and
+            // is an input): the user types the text in, and the reply mode (no line editing)
+            // would take Control-D's end of input away. `typewrite FILE` asks as a pipe does.
             // Nor inside GNU screen (STY set, or TERM screen*): it answers DA1 itself at once but
             // passes OSC 11 on to the outer terminal, whose reply then arrives after the sentinel
             // and would be echoed into the text (measured in screen 4.9 inside xterm).
             let term = environment["TERM"] ?? ""
             let insideScreen = environment["STY"] != nil || term == "screen" || term.hasPrefix("screen.") || term.hasPrefix("screen-")
             setup.queryColors = query != .never && outputIsTerminal && capabilities.colorDepth != .none
-                && !System.isTerminal(System.standardInput) && !insideScreen
+                && !(System.isTerminal(System.standardInput) && readsStandardInput) && !insideScreen
             // The palette only when the text may be highlighted: always, or a decoded answer.
-            if settings.markdown == .always || (settings.markdown == .auto && (options.format != .raw || options.demo)) {
+            if sessionSettings.mayHighlightMarkdown(decodedInput: options.demo) {
                 setup.queryPalette = MarkdownAppearance.paletteIndices
             }
-            if let lines = options.collapseLines, outputIsTerminal, columns != nil, let keyboard = Self.keyboard(environment) {
-                // --collapse: N rows, Read more / Show less (elsewhere: the whole text, no prompt).
-                settings.collapse = SessionSettings.Collapse(lines: lines, moreLabel: options.moreLabel, lessLabel: options.lessLabel)
-                setup.keyboard = keyboard
-            }
+            setup.keyboard = keyboard
             setup.signals = hooks.installSignalPipe()
             setup.suspend = hooks.suspend
         }
-        var session = Session(settings: settings)
+        var session = Session(settings: sessionSettings)
         var driver = PollDriver(setup)
         let outcome = driver.run(&session)
         if let path = environment["TYPEWRITE_MARKDOWN_STATS"], !path.isEmpty, let stats = session.markdownStatistics {
@@ -98,6 +110,7 @@ public enum Runner {
             try? System.writeFile(path, Array(json.utf8))
         }
         if let keyboard = setup.keyboard { System.closeDescriptor(keyboard) }
+        if let tee = setup.tee { System.closeDescriptor(tee.descriptor) }
         switch outcome {
         case .finished(let failed):
             return .exit(failed ? 1 : 0)
@@ -130,13 +143,5 @@ public enum Runner {
             System.printError(TypewriteError.outputFailed(error).line)
             return .exit(1)
         }
-    }
-}
-
-extension TerminalCapabilities {
-    /// The capabilities for a command line: its flags beat the environment.
-    public init(options: Options, environment: [String: String], outputIsTerminal: Bool) {
-        self.init(environment: environment, outputIsTerminal: outputIsTerminal, animate: options.animate,
-                  color: options.color, reduceMotion: options.reduceMotion)
     }
 }

@@ -15,10 +15,18 @@ import Darwin
 /// async-signal-safe, so the unsynchronized access is sound.
 nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
 
-private let forwardSignal: @convention(c) (Int32) -> Void = { signo in
-    var byte = UInt8(truncatingIfNeeded: signo)
+/// Writes the signal's number and whether the kernel sent it — a key on the terminal, through the
+/// tty's line discipline (`si_code` SI_KERNEL on Linux; no sending process on Darwin) — rather than
+/// `kill`: only a key was echoed by the tty. Two bytes, so one `write` to a pipe, atomic.
+private let forwardSignal: @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?) -> Void = { signo, info, _ in
+    #if os(Linux)
+    let fromKernel = info?.pointee.si_code == 0x80  // SI_KERNEL
+    #else
+    let fromKernel = info?.pointee.si_pid == 0
+    #endif
+    var record: (UInt8, UInt8) = (UInt8(truncatingIfNeeded: signo), fromKernel ? 1 : 0)
     let saved = errno
-    _ = write(signalPipeWriteEnd, &byte, 1)
+    _ = withUnsafeBytes(of: &record) { write(signalPipeWriteEnd, $0.baseAddress, 2) }
     errno = saved
 }
 
@@ -55,8 +63,22 @@ enum ProcessSignals {
     /// Sends `signo` to the self-pipe (again, after it was reset to its default action), unless it
     /// was ignored when typewrite started.
     static func route(_ signo: Int32) {
-        let previous = signal(signo, forwardSignal)
-        if unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) || ignoredAtStart.contains(signo) {
+        var action = sigaction()
+        #if os(Linux)
+        action.__sigaction_handler.sa_sigaction = forwardSignal
+        #else
+        action.__sigaction_u.__sa_sigaction = forwardSignal
+        #endif
+        action.sa_flags = SA_SIGINFO | SA_RESTART
+        sigemptyset(&action.sa_mask)
+        var previous = sigaction()
+        _ = sigaction(signo, &action, &previous)
+        #if os(Linux)
+        let wasIgnored = unsafeBitCast(previous.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+        #else
+        let wasIgnored = unsafeBitCast(previous.__sigaction_u.__sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+        #endif
+        if (wasIgnored && previous.sa_flags & SA_SIGINFO == 0) || ignoredAtStart.contains(signo) {
             ignoredAtStart.insert(signo)
             _ = signal(signo, SIG_IGN)
         }

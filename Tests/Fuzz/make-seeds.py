@@ -1,16 +1,16 @@
 #!/usr/bin/env python3
 """Writes the committed seed corpus (Tests/Fuzz/corpus/TARGET/*): a few kilobytes per target.
 
-Sources: the first bytes of the shared traces (synthetic streams made by the project's own
-traces/generate.py: LLM answers, a build log, CR progress, SSE and NDJSON wire formats) and
+Sources: the first bytes of the traces in Tests/traces (synthetic streams: LLM answers, a build
+log, CR progress, SSE and NDJSON wire formats; Tests/traces/README.md) and
 hand-written inputs for the terminal disagreements the tests cover (ZWJ before controls, continued
 clusters, malformed colours, C0 inside sequences, DEL, 24-bit pens, bytes of 0x80 or more inside ESC or CSI). Run it from anywhere:
-  python3 Tests/Fuzz/make-seeds.py /path/to/shared/traces
+  python3 Tests/Fuzz/make-seeds.py [TRACES_DIR]      (default: Tests/traces)
 """
 import json, os, sys
 
 here = os.path.dirname(os.path.abspath(__file__))
-traces = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "../../../../shared/traces")
+traces = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "..", "traces")
 
 def trace_bytes(name, limit):
     data = b""

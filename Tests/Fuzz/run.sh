@@ -21,11 +21,11 @@ static=()
 [ "$(uname)" = Linux ] && static=(--static-swift-stdlib)
 echo "building ${targets[*]} (release, -sanitize=fuzzer,address)"
 start=$(date +%s)
-if ! swift build -c release "${static[@]}" -Xswiftc -sanitize=fuzzer,address >.build-fuzz.log 2>&1; then
+if ! swift build -c release "${static[@]}" -Xswiftc -enable-testing -Xswiftc -sanitize=fuzzer,address >.build-fuzz.log 2>&1; then
   tail -n 30 .build-fuzz.log; echo "fuzz build failed" >&2; exit 2
 fi
 echo "built in $(( $(date +%s) - start )) s"
-bin=$(swift build -c release "${static[@]}" -Xswiftc -sanitize=fuzzer,address --show-bin-path)
+bin=$(swift build -c release "${static[@]}" -Xswiftc -enable-testing -Xswiftc -sanitize=fuzzer,address --show-bin-path)
 
 mkdir -p findings logs
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1}

@@ -2,7 +2,7 @@ import Testing
 import TypewriteCore
 
 // Widths of scalars and grapheme clusters (CellWidth.swift, generated CellWidthTable.swift).
-// Test strings from TERMINAL-NOTES.md section 2.
+// Test strings from docs/widths.md#test-strings.
 
 /// One scalar and its expected width, narrow (default) and with ambiguousIsWide.
 struct CellWidthScalarCase: Sendable, CustomTestStringConvertible {
@@ -126,8 +126,13 @@ let cellWidthClusterCases: [CellWidthClusterCase] = [
     CellWidthClusterCase("中文", [(2, true), (2, true)], "CJK ideographs"),
     CellWidthClusterCase("Ａ", [(2, true)], "fullwidth A"),
     CellWidthClusterCase("a\u{AD}b", [(1, true), (0, false), (1, true)], "soft hyphen: 0 per UCD, uncertain"),
-    CellWidthClusterCase("a\u{200B}b", [(1, true), (0, true), (1, true)], "zero width space"),
-    CellWidthClusterCase("\u{200B}", [(0, true)], "lone zero width space"),
+    // Format characters and separators: terminals give them 0 cells or 1 (tmux 3.3a no cell for
+    // U+2028, xterm one), so they are uncertain.
+    CellWidthClusterCase("a\u{200B}b", [(1, true), (0, false), (1, true)], "zero width space"),
+    CellWidthClusterCase("\u{200B}", [(0, false)], "lone zero width space"),
+    CellWidthClusterCase("a\u{2028}b", [(1, true), (1, false), (1, true)], "line separator"),
+    CellWidthClusterCase("a\u{2029}b", [(1, true), (1, false), (1, true)], "paragraph separator"),
+    CellWidthClusterCase("\u{FEFF}x", [(0, false), (1, true)], "byte order mark"),
     CellWidthClusterCase("❤", [(1, true)], "text-presentation heart"),
     CellWidthClusterCase("❤\u{FE0F}", [(1, false)], "heart + VS16"),
     CellWidthClusterCase("⌚", [(2, true)], "emoji-presentation watch"),

@@ -1,5 +1,6 @@
 import Testing
 @testable import TypewriteCore
+@testable import TypewriteCLI
 
 /// Drives a `CollapsedView` on a fake clock the way the session and the prompt do (a frame every
 /// 1/60 s while animating) and feeds everything it writes to a virtual terminal. Nothing sleeps.
@@ -55,7 +56,7 @@ struct CollapseHarness {
     mutating func end() {
         view.endInput(at: time)
         settle()
-        precondition(view.isFinished)
+        precondition(view.isDrawn)
     }
 
     /// The whole session: input, end, settled.
@@ -315,7 +316,7 @@ struct CollapseTests {
         #expect(h.view.phase == .overflowing)
         var out: [UInt8] = []
         h.view.endInput(at: h.time)
-        h.view.flushSettled(into: &out)
+        h.view.interrupt(echo: nil, into: &out)
         h.write(out)
         #expect(h.lines == ["1", "2", "3", "Read more"])
         guard case .rgb = h.terminal.cell(row: 2, column: 0).style.fg else {

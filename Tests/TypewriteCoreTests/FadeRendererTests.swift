@@ -115,7 +115,7 @@ struct FadeRendererSignalTests {
         var out: [UInt8] = []
         renderer.frame(at: 0.5, into: &out)
         out.removeAll()
-        renderer.flushSettled(into: &out)
+        renderer.interrupt(echo: KeyEcho(Array("^C".utf8), landed: true), into: &out)
         #expect(!renderer.isAnimating)
         #expect(String(decoding: out, as: UTF8.self).contains("\u{1B}[") == true)
         #expect(!String(decoding: out, as: UTF8.self).contains("D\u{1B}"))  // no CUB on this path

@@ -39,7 +39,7 @@ struct FidelityCase: Sendable, CustomTestStringConvertible {
     var depth: ColorDepth = .trueColor
     var cps: Double = 80
     var fadeWidth: Double = 10
-    /// Why pyte cannot judge this case (TERMINAL-NOTES §6 and what the cross-check found), if so:
+    /// Why pyte cannot judge this case (docs/terminals.md#pyte-as-a-model-terminal), if so:
     /// Scripts/fidelity.sh then counts a pyte mismatch as a known limit, not a failure.
     var pyteLimit: String? = nil
 

@@ -147,7 +147,7 @@ struct FloodTests {
     @Test("past the memory limit the oldest text is written at once, down to half the limit")
     func memoryLimit() {
         var configuration = Self.driver(rows: nil).configuration
-        configuration.memoryLimit = 64 << 10
+        configuration.memoryBudget = MemoryBudget(bytes: 96 << 10)  // settles above 64 KiB
         var renderer = FadeRenderer(configuration: configuration)
         var input: [UInt8] = []
         for i in 0..<20_000 { input += Array("\(i % 10)\r".utf8) }

@@ -17,7 +17,7 @@ struct OptionsTests {
         (["--cps", "1e309"], "invalid value '1e309' for --cps"),
         (["--fade", "-1"], "invalid value '-1' for --fade"),
         (["--color=purple"], "invalid value 'purple' for --color"),
-        (["--animate", "sometimes"], "invalid value 'sometimes' for --animate"),
+        (["--animate=sometimes"], "invalid value 'sometimes' for --animate"),
         (["--format=xml"], "invalid value 'xml' for --format"),
         (["--max-lag", "0.1"], "invalid value '0.1' for --max-lag"),
         (["--max-lag", "nan"], "invalid value 'nan' for --max-lag"),
@@ -43,13 +43,13 @@ struct OptionsTests {
     @Test("good command lines")
     func goodCommandLines() throws {
         func parse(_ a: [String]) throws -> Options { try Options.parse(a) }
-        #expect(try parse(["--cps", "200"]).charactersPerSecond == 200)
-        #expect(try parse(["--cps=200"]).charactersPerSecond == 200)
-        #expect(try parse(["-c200"]).charactersPerSecond == 200)
-        #expect(try parse(["-c", "2.5"]).charactersPerSecond == 2.5)
-        #expect(try parse(["--fade", "0"]).fadeWidth == 0)
-        #expect(try parse(["--max-lag", "inf"]).maximumLag == .infinity)
-        #expect(try parse(["--max-lag=0.15"]).maximumLag == 0.15)
+        #expect(try parse(["--cps", "200"]).settings.charactersPerSecond == 200)
+        #expect(try parse(["--cps=200"]).settings.charactersPerSecond == 200)
+        #expect(try parse(["-c200"]).settings.charactersPerSecond == 200)
+        #expect(try parse(["-c", "2.5"]).settings.charactersPerSecond == 2.5)
+        #expect(try parse(["--fade", "0"]).settings.fadeWidth == 0)
+        #expect(try parse(["--max-lag", "inf"]).settings.maximumLag == .infinity)
+        #expect(try parse(["--max-lag=0.15"]).settings.maximumLag == 0.15)
         #expect(try parse(["-hV"]).help && parse(["-hV"]).version)
         #expect(try parse(["--collapse"]).collapseLines == 3)
         #expect(try parse(["--collapse=5"]).collapseLines == 5)
@@ -58,16 +58,18 @@ struct OptionsTests {
         #expect(try parse(["a", "-", "b"]).files == ["a", "-", "b"])
         #expect(try parse(["--", "-c", "--cps"]).files == ["-c", "--cps"])
         let o = try parse(["--color=never", "--animate=always"])
-        #expect(o.color == .never && o.animate == .always && o.colorGiven)
-        #expect(try parse(["--format", "sse"]).format == .sse)
-        #expect(try parse(["--red"]).reduceMotion)  // an unambiguous prefix
+        #expect(o.settings.color == .never && o.settings.animate == .always)
+        #expect(try parse(["--format", "sse"]).settings.format == .sse)
+        #expect(try parse(["--red"]).settings.reduceMotion)  // an unambiguous prefix
     }
 
     @Test("capabilities: flags beat the environment; reduce motion beats --animate=always")
     func capabilities() throws {
         let tty = true
         func caps(_ args: [String], _ env: [String: String], tty: Bool = tty) throws -> TerminalCapabilities {
-            TerminalCapabilities(options: try Options.parse(args), environment: env, outputIsTerminal: tty)
+            let settings = try Options.parse(args).settings
+            return TerminalCapabilities(environment: env, outputIsTerminal: tty, animate: settings.animate, color: settings.color,
+                                        reduceMotion: settings.reduceMotion)
         }
         let term = ["TERM": "xterm-256color"]
         #expect(try caps([], term).animates)

@@ -54,10 +54,10 @@ struct PacingEngineTests {
         #expect(engine.settledCount(front: engine.front(at: 0.5)) == 40)
     }
 
-    @Test("the seed's counterexample: one more character must not slow the front")
+    @Test("a plain retarget's counterexample: one more character must not slow the front")
     func retargetNeverSlows() {
-        // 240 clusters at t = 0 (spread over 1.5 s), then 1 more at t = 1 s. The seed's plain
-        // retarget finishes the first burst at about 2.03 s; the bound is 1.5 s.
+        // 240 clusters at t = 0 (spread over 1.5 s), then 1 more at t = 1 s. A plain retarget
+        // (docs/design.md#pacing) finishes the first burst at about 2.03 s; the bound is 1.5 s.
         var engine = PacingEngine(charactersPerSecond: 80, fadeWidth: 10)
         engine.receive(240, at: 0)
         let speedBefore = engine.front(at: 1) - engine.front(at: 0.99)

@@ -8,6 +8,7 @@ import Darwin
 #endif
 import Testing
 @testable import TypewriteCore
+@testable import TypewriteCLI
 
 @Suite("Session")
 struct SessionTests {
@@ -27,9 +28,8 @@ struct SessionTests {
         #expect(h.session.nextDeadline == nil)  // idle: no timer
     }
 
-    @Test("SIGINT, SIGTERM and SIGQUIT mid-fade: everything received written settled, then reset", arguments: [
-        SessionSignal.interrupt, .terminate, .quit,
-    ])
+    @Test("SIGINT, SIGTERM and SIGQUIT mid-fade: everything received written settled, the terminal as cat leaves it",
+          arguments: [SessionSignal.interrupt, .terminate, .quit])
     func terminatingSignals(signal: SessionSignal) {
         var h = SessionHarness.animated()
         let text = "\u{1B}[34mblue words that are still fading in when the signal arrives"
@@ -37,18 +37,38 @@ struct SessionTests {
         h.run(for: 0.1)
         #expect(h.session.isAnimated)
         #expect(h.signal(signal) == .terminate)
-        #expect(h.outputText.hasSuffix(Self.reset))
-        #expect(h.screen == catScreen(text + Self.reset))
+        #expect(h.screen == catScreen(text))  // the input's own pen, blue, as cat leaves it
         #expect(h.session.nextDeadline == nil)
     }
 
-    @Test("SIGINT with a hyperlink open closes it before the reset")
-    func interruptClosesHyperlink() {
+    @Test("SIGINT after a key: the echo stands after the text, in the input's pen, as cat shows it")
+    func interruptEchoAfterText() {
+        var h = SessionHarness.animated()
+        let text = "\u{1B}[34mblue words still fading"
+        h.receive(text + " and more not yet shown")
+        h.run(for: 0.1)
+        // The tty wrote ^C where the text ended when the key was pressed, before the handler ran.
+        h.take(tty: "^C")
+        var out = SessionOutput()
+        #expect(h.session.handle(.interrupt, echo: KeyEcho(Array("^C".utf8), landed: true), at: h.time, into: &out) == .terminate)
+        h.take(out)
+        #expect(h.screen == catScreen(text + " and more not yet shown^C"))
+    }
+
+    @Test("SIGINT with a hyperlink open leaves it as cat does; the library's cancel() closes it")
+    func interruptKeepsHyperlink() {
         var h = SessionHarness.animated()
         h.receive("\u{1B}]8;;https://example.com\u{1B}\\a link still open")
         h.run(for: 0.05)
         #expect(h.signal(.interrupt) == .terminate)
-        #expect(h.outputText.hasSuffix("\u{1B}]8;;\u{1B}\\" + Self.reset))
+        #expect(!h.outputText.hasSuffix("\u{1B}]8;;\u{1B}\\" + Self.reset))
+        var g = SessionHarness.animated()
+        g.receive("\u{1B}]8;;https://example.com\u{1B}\\a link still open")
+        g.run(for: 0.05)
+        var out = SessionOutput()
+        g.session.cancel(at: g.time, into: &out)
+        g.take(out)
+        #expect(g.outputText.hasSuffix("\u{1B}]8;;\u{1B}\\" + Self.reset))
     }
 
     @Test("SIGHUP: the terminal is gone, nothing more is written")
@@ -61,14 +81,17 @@ struct SessionTests {
         #expect(h.output == before)
     }
 
-    @Test("SIGTSTP settles and resets before the stop; after SIGCONT typing carries on to cat's screen")
+    @Test("SIGTSTP settles what is drawn and resets before the stop; after SIGCONT typing carries on to cat's screen")
     func suspendAndResume() {
         var h = SessionHarness.animated()
         h.receive("\u{1B}[31mred text typing in, ")
         h.run(for: 0.1)
         #expect(h.signal(.suspend) == .suspend)
         #expect(h.outputText.hasSuffix(Self.reset))
-        #expect(h.screen.text == "red text typing in, ")
+        // What was drawn stays, settled in its colour; the rest waits for the job to continue.
+        let shown = h.screen.text
+        #expect(!shown.isEmpty && "red text typing in, ".hasPrefix(shown) && shown.count < 20)
+        #expect(h.screen == catScreen("\u{1B}[31m" + shown + "\u{1B}[0m"))
         h.time += 30  // stopped
         h.resumed()
         h.receive("and more after the stop\n")
@@ -255,4 +278,26 @@ struct PollDriverTests {
         #expect(Array(bytes[0..<n]) == Array("one\n".utf8) + [0xFF, 0x00, 0x0A])
         close(output[0]); close(first); close(second)
     }
+
+    @Test("--tee: the copy is what a pipe would get, as it arrives, whatever the terminal shows",
+          arguments: [StreamFormat.raw, .sse])
+    func teeCopiesWhatAPipeGets(format: StreamFormat) {
+        let wire = format == .raw ? "plain \u{1B}[31mred\u{1B}[0m text\n"
+            : "data: {\"choices\":[{\"delta\":{\"content\":\"Hel\"}}]}\n\ndata: {\"choices\":[{\"delta\":{\"content\":\"lo **there**\"}}]}\n\n"
+        var plain = SessionHarness(SessionSettings(mode: .plain, format: format))
+        plain.receive(wire)
+        plain.endOfInput()
+        var configuration = FadeConfiguration()
+        configuration.columns = 80
+        var settings = SessionSettings(mode: .animated(configuration), format: format)
+        settings.copiesText = true
+        var h = SessionHarness(settings)
+        h.receive(wire)
+        #expect(h.copy == plain.output)  // at once, before any frame
+        h.endOfInput()
+        h.settle()
+        #expect(h.copy == plain.output)
+        #expect(h.output != plain.output)
+    }
+
 }

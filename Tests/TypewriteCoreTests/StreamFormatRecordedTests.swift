@@ -4,8 +4,8 @@
 // the bytes are chunked, through the decoders, through the CLI's input pipeline with each
 // --thinking choice, and through --format auto.
 //
-// TYPEWRITE_DUMP_STREAMS=/some/dir swift test --filter StreamFormatRecorded writes each body and
-// its expected answer there (NAME.body, NAME.answer) for checking the built binary by hand.
+// TYPEWRITE_DUMP_STREAMS=/some/dir swift test --filter dumpedFilesReadBack writes each body and its
+// expected answer there (NAME.sse or NAME.ndjson, NAME.answer) for checking the built binary by hand.
 
 import Foundation
 import Testing
@@ -180,13 +180,26 @@ struct StreamFormatRecordedTests {
         return reasoning + String(repeating: "\n", count: max(0, 2 - trailing - leading)) + stream.answer
     }
 
-    @Test func dumpForTheBinaryWhenAsked() throws {
-        guard let dir = ProcessInfo.processInfo.environment["TYPEWRITE_DUMP_STREAMS"], !dir.isEmpty else { return }
-        let url = URL(fileURLWithPath: dir)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    /// The files a dump writes (NAME.FORMAT, the body; NAME.answer, the answer) read back as the
+    /// stream: the body byte for byte, and decoded from the file it gives the answer file's text.
+    /// They go to TYPEWRITE_DUMP_STREAMS when it is set (and stay there), else to a temporary
+    /// folder that is removed.
+    @Test func dumpedFilesReadBack() throws {
+        let files = FileManager.default
+        let requested = ProcessInfo.processInfo.environment["TYPEWRITE_DUMP_STREAMS"].flatMap { $0.isEmpty ? nil : $0 }
+        let dir = requested.map { URL(fileURLWithPath: $0) }
+            ?? files.temporaryDirectory.appendingPathComponent("typewrite-streams-\(UInt64.random(in: 0...UInt64.max))")
+        try files.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { if requested == nil { try? files.removeItem(at: dir) } }
         for stream in RecordedStream.all {
-            try Data(stream.bytes).write(to: url.appendingPathComponent("\(stream.name).\(stream.format.rawValue)"))
-            try Data(stream.answer.utf8).write(to: url.appendingPathComponent("\(stream.name).answer"))
+            let bodyURL = dir.appendingPathComponent("\(stream.name).\(stream.format.rawValue)")
+            let answerURL = dir.appendingPathComponent("\(stream.name).answer")
+            try Data(stream.bytes).write(to: bodyURL)
+            try Data(stream.answer.utf8).write(to: answerURL)
+            let body = Array(try Data(contentsOf: bodyURL))
+            #expect(body == stream.bytes, "\(stream.name): body")
+            let decoded = DecodedStream(RecordedDecoding.decode(body, as: stream.format, cuts: []))
+            #expect(decoded.answer == Array(try Data(contentsOf: answerURL)), "\(stream.name): answer")
         }
     }
 }

@@ -1,8 +1,7 @@
 // Tests for the wire-format decoders (Sources/TypewriteCore/Formats).
 //
-// The trace tests read the shared recordings in ../shared/traces relative to the repository
-// root (README.md there describes them); they are skipped when that folder is absent. Set
-// TYPEWRITE_TRACES=/path/to/traces to point elsewhere.
+// The trace tests read the wire-format traces in Tests/traces (Tests/traces/README.md says what
+// each one imitates and where it came from).
 
 import Foundation
 import Testing
@@ -82,22 +81,13 @@ enum WireFixtures {
     }
 
     enum Traces {
-        /// ../shared/traces next to the repository root (this file is Tests/TypewriteCoreTests/…).
-        static let directory: URL? = {
-            if let env = ProcessInfo.processInfo.environment["TYPEWRITE_TRACES"], !env.isEmpty {
-                return URL(fileURLWithPath: env)
-            }
-            let root = URL(fileURLWithPath: #filePath)
-                .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            let dir = root.deletingLastPathComponent().appendingPathComponent("shared/traces")
-            return FileManager.default.fileExists(atPath: dir.appendingPathComponent("wire-answer.txt").path) ? dir : nil
-        }()
-        static var available: Bool { directory != nil }
-        static let skipMessage: Comment = "shared traces not found at ../shared/traces (relative to the repository root); set TYPEWRITE_TRACES to run these tests"
+        /// Tests/traces, found from this file's path (Tests/TypewriteCoreTests/StreamFormatTests.swift).
+        static let directory = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("traces")
 
         /// The writes of a `.trace` file (JSON lines of {"delay_ms","hex"}).
         static func writes(_ name: String) throws -> [[UInt8]] {
-            let url = try #require(directory).appendingPathComponent(name)
+            let url = directory.appendingPathComponent(name)
             let content = try String(contentsOf: url, encoding: .utf8)
             return try content.split(separator: "\n").map { line in
                 let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
@@ -107,7 +97,7 @@ enum WireFixtures {
         }
 
         static func answer() throws -> [UInt8] {
-            Array(try Data(contentsOf: try #require(directory).appendingPathComponent("wire-answer.txt")))
+            Array(try Data(contentsOf: directory.appendingPathComponent("wire-answer.txt")))
         }
 
         static func hexBytes(_ hex: String) throws -> [UInt8] {
@@ -138,7 +128,7 @@ enum WireFixtures {
 }
 
 extension WireFixtures {
-    @Suite("Wire traces decode to wire-answer.txt", .enabled(if: Traces.available, Traces.skipMessage))
+    @Suite("Wire traces decode to wire-answer.txt")
     struct WireTraceTests {
         @Test(arguments: WireTrace.allCases)
         func decodesExactly(_ trace: WireTrace) throws {

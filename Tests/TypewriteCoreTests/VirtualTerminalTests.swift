@@ -100,7 +100,7 @@ struct VirtualTerminalTests {
         #expect(vtff.text() == "ab\n  c\n   d")
     }
 
-    // MARK: - Margin conventions (TERMINAL-NOTES §1)
+    // MARK: - Margin conventions (docs/terminals.md#pending-wrap)
 
     struct MarginCase: Sendable, CustomTestStringConvertible {
         var name: String

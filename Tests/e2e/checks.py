@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """End-to-end checks of the typewrite binary that need a pty, timing, signals or descriptor
-flags (issues 2 and 4). Standard library only.
+flags. Standard library only.
 
     checks.py TYPEWRITE [NAME-SUBSTRING...]
 
@@ -23,7 +23,7 @@ from ptyrun import MONO, Run, Screen, plain_text_of, proc_cpu_ticks, proc_state 
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
-SHARED = os.path.join(os.path.dirname(REPO), "shared")
+TRACES = os.path.join(REPO, "Tests", "traces")
 FULL = os.environ.get("TYPEWRITE_E2E_FULL") == "1"
 FRAME = 1.0 / 60
 
@@ -470,25 +470,11 @@ def check_animated_regular_file(tw):
 
 
 def check_trace_exit(tw, name):
-    trace = os.path.join(SHARED, "traces", name)
-    play = os.path.join(SHARED, "traces", "play.py")
-    if not (os.path.exists(trace) and os.path.exists(play)):
-        raise Skip("%s not found (shared/ is expected beside the repository)" % trace)
+    trace = os.path.join(TRACES, name)
     r = Run([tw], stdin="pipe", stdout="pty", env=base_env()).start()
-    producer = subprocess.Popen([sys.executable, play, trace], stdout=r.stdin_w)
-    os.close(r.stdin_w)
-    r.stdin_w = None
-    eof = {}
-
-    def waiter():
-        producer.wait()
-        eof["t"] = MONO()
-
-    th = threading.Thread(target=waiter, daemon=True)
-    th.start()
+    want = r.feed_trace(trace)
     finish(r, 60)
-    th.join(5)
-    want = subprocess.run([sys.executable, play, "--no-delay", trace], stdout=subprocess.PIPE).stdout
+    eof = {"t": r.stdin_closed_time} if r.stdin_closed_time else {}
     s = Screen()
     s.feed(r.output)
     problems = []
@@ -505,7 +491,7 @@ def check_trace_exit(tw, name):
 
 
 def demo_answer():
-    """The demo answer's last line (Sources/TypewriteCore/Drivers/Demo.swift); it fits one row."""
+    """The demo answer's last line (Sources/TypewriteCLI/Demo.swift); it fits one row."""
     return b"When the tide returns, cold fresh seawater floods in, and everything opens up to feed again."
 
 
@@ -568,7 +554,7 @@ def check_memory_plain(tw):
 
 
 def check_memory_animated(tw, kind, pacing="fast"):
-    # 100 MiB, the issue's size; short lines (my addition, the slowest: ~10 s idle, ~25 s loaded)
+    # 100 MiB; short lines (my addition, the slowest: ~10 s idle, ~25 s loaded)
     # use 32 MiB unless TYPEWRITE_E2E_FULL=1 — already twice the 16 MiB the reader may hold.
     size = (32 << 20) if kind == "short-lines" and not FULL else (100 << 20)
     gen = {

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""End-to-end checks of `typewrite --collapse` in a real pseudo-terminal (issue 7).
+"""End-to-end checks of `typewrite --collapse` in a real pseudo-terminal.
 
     Tests/e2e/collapse_test.py path/to/typewrite [NAME-SUBSTRING...]
 
@@ -174,7 +174,7 @@ def has_prompt(s, hint=HINT_MORE):
 # ------------------------------------------------------------------------------------------------
 
 def check_enter_enter_q(tw):
-    """The issue's check: Enter expands in place, Enter collapses again, q leaves the view."""
+    """Enter expands in place, Enter collapses again, q leaves the view."""
     cat = cat_screen(TEXT)
     s = Session(tw, ["--collapse=2", "--cps", "400"], TEXT)
     try:

@@ -155,7 +155,7 @@ enum LLMPayload {
             return false
         }
         if interpret(object, eventType: eventType, context: &context, into: &items) == .unknown {
-            items.add(.malformed(line: line, reason: "JSON of no known shape: \(describeKeys(object))"))
+            items.add(.malformed(line: line, reason: "JSON of no known shape: \(describeJSON(object))"))
             return false
         }
         return true
@@ -674,10 +674,12 @@ enum LLMPayload {
         return texts.isEmpty ? nil : texts.joined(separator: "; ")
     }
 
-    private static func describeKeys(_ o: [String: Any]) -> String {
-        let keys = o.keys.sorted()
-        let shown = keys.prefix(6).map { "\"\($0)\"" }.joined(separator: ", ")
-        return o.isEmpty ? "{}" : "{\(shown)\(keys.count > 6 ? ", …" : "")}"
+    /// The object as compact JSON with sorted keys, cut to a short excerpt (`WireBytes.excerpt`).
+    private static func describeJSON(_ o: [String: Any]) -> String {
+        guard let data = try? JSONSerialization.data(withJSONObject: o, options: [.sortedKeys, .withoutEscapingSlashes]) else {
+            return "{…}"
+        }
+        return WireBytes.excerpt(Array(data)[...])
     }
 
     /// "16 MiB", "1 MiB", "300 bytes".

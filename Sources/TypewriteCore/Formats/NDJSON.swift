@@ -42,6 +42,8 @@ public struct NDJSONDecoder: StreamDecoder, Sendable {
         self.maxBodyBytes = maxBodyBytes
     }
 
+    /// Decodes the next bytes of the stream (any split, even inside a UTF-8 sequence or a line).
+    /// - Returns: the events completed by them, in order (often none).
     public mutating func feed(_ bytes: some Collection<UInt8>) -> [StreamEvent] {
         let complete = lines.split(bytes)
         var out: [StreamEvent] = []
@@ -49,8 +51,11 @@ public struct NDJSONDecoder: StreamDecoder, Sendable {
         return out
     }
 
+    /// Whether any payload so far had a shape the decoder knows (an answer, reasoning, an error).
     public var hasUnderstoodPayloads: Bool { interpreter.understoodPayloads > 0 }
 
+    /// End of the stream: the events of what was left (a last line without its terminator).
+    /// The decoder starts over afterwards.
     public mutating func finish() -> [StreamEvent] {
         var out: [StreamEvent] = []
         if let last = lines.finish() { handle(last, into: &out) }

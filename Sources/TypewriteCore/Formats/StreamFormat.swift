@@ -2,7 +2,9 @@
 // shared by the wire-format decoders (SSEDecoder in ServerSentEvents.swift, NDJSONDecoder in
 // NDJSON.swift; the per-provider JSON rules live in LLMPayloads.swift).
 //
-// Background and the byte-level shape of each format: /work/shared/traces/README.md, "R6. Wire formats".
+// Framing: WHATWG HTML, "Server-sent events" (https://html.spec.whatwg.org/multipage/server-sent-events.html),
+// and newline-delimited JSON (https://github.com/ndjson/ndjson-spec); what each provider puts in the
+// JSON, with its documentation: LLMPayloads.swift. Recorded examples of each: Tests/traces/README.md.
 
 /// How typewrite interprets its input bytes (`--format raw|sse|ndjson|auto`).
 ///

@@ -1,6 +1,6 @@
 /// What a run of input bytes is to a terminal. Tokens name byte ranges by absolute offset in the
 /// input (byte 0 is the first byte read), so the bytes themselves are stored once, in a `ByteStore`.
-public enum Token: Equatable, Sendable {
+package enum Token: Equatable, Sendable {
     /// `count` printable ASCII bytes (0x20–0x7E), each its own grapheme cluster one cell wide.
     case text(start: Int, count: Int)
     /// One grapheme cluster (UAX #29) of valid UTF-8, `length` bytes, `width` cells (UAX #11 sum of
@@ -18,7 +18,7 @@ public enum Token: Equatable, Sendable {
     case raw(start: Int, length: Int)
 
     /// Absolute offset of the token's first byte.
-    public var start: Int {
+    package var start: Int {
         switch self {
         case .text(let s, _), .cluster(let s, _, _, _), .extend(let s, _, _, _), .sequence(let s, _, _), .raw(let s, _),
              .control(let s, _):
@@ -27,7 +27,7 @@ public enum Token: Equatable, Sendable {
     }
 
     /// Grapheme clusters this token adds to the pacing count.
-    public var clusterCount: Int {
+    package var clusterCount: Int {
         switch self {
         case .text(_, let count): return count
         case .cluster: return 1
@@ -37,7 +37,7 @@ public enum Token: Equatable, Sendable {
 }
 
 /// The kind of an escape sequence, as far as the writer needs to know.
-public enum SequenceKind: Equatable, Sendable {
+package enum SequenceKind: Equatable, Sendable {
     /// `CSI P… I… F`: `final` byte, `privateMarker` (one of `<=>?`, 0 when none), whether it had
     /// intermediate bytes, and whether C0 controls were embedded in it (a terminal executes those).
     case csi(final: UInt8, privateMarker: UInt8, hasIntermediates: Bool, hasControls: Bool)
@@ -54,7 +54,7 @@ public enum SequenceKind: Equatable, Sendable {
     case broken
 
     /// Whether this is SGR (`CSI … m` without private marker or intermediates).
-    public var isSelectGraphicRendition: Bool {
+    package var isSelectGraphicRendition: Bool {
         if case .csi(0x6D, 0, false, false) = self { return true }
         return false
     }
@@ -62,20 +62,20 @@ public enum SequenceKind: Equatable, Sendable {
 
 /// Input bytes kept until they have been written: append at the end, discard from the front.
 /// Offsets are absolute: the first byte ever appended has offset 0.
-public struct ByteStore: Sendable {
+package struct ByteStore: Sendable {
     private var storage: [UInt8] = []
     private var head = 0  // index in storage of `start`
     /// Absolute offset of the first byte still held.
-    public private(set) var start = 0
+    package private(set) var start = 0
 
-    public init() {}
+    package init() {}
 
     /// Absolute offset one past the last byte appended.
-    public var end: Int { start + storage.count - head }
+    package var end: Int { start + storage.count - head }
     /// Bytes held (appended and not discarded).
-    public var count: Int { storage.count - head }
+    package var count: Int { storage.count - head }
 
-    public mutating func append(contentsOf bytes: some Collection<UInt8>) {
+    package mutating func append(contentsOf bytes: some Collection<UInt8>) {
         // Reclaim the discarded front rather than grow the buffer (a grown copy briefly holds
         // both, which set the peak RSS of a long animated line).
         if head > 0 && storage.count + bytes.count > storage.capacity { compact() }
@@ -84,17 +84,17 @@ public struct ByteStore: Sendable {
 
     /// The byte at absolute offset `offset`, which must be held.
     @inline(__always)
-    public subscript(offset: Int) -> UInt8 { storage[offset - start + head] }
+    package subscript(offset: Int) -> UInt8 { storage[offset - start + head] }
 
     /// The bytes at absolute offsets `range`, which must be held.
-    public subscript(range: Range<Int>) -> ArraySlice<UInt8> {
+    package subscript(range: Range<Int>) -> ArraySlice<UInt8> {
         storage[(range.lowerBound - start + head)..<(range.upperBound - start + head)]
     }
 
     /// Absolute offset of the first byte in `offset..<end` that is not printable ASCII (0x20–0x7E),
     /// or `end` when all are; the bytes must be held. Eight bytes are tested at a time.
     @inline(__always)
-    public func endOfPrintableASCII(from offset: Int, to end: Int) -> Int {
+    package func endOfPrintableASCII(from offset: Int, to end: Int) -> Int {
         guard offset < end else { return end }
         let shift = head - start
         return storage.withUnsafeBytes { raw -> Int in
@@ -118,7 +118,7 @@ public struct ByteStore: Sendable {
     }
 
     /// Forgets bytes before absolute offset `offset`; memory is reclaimed in large steps.
-    public mutating func discard(upTo offset: Int) {
+    package mutating func discard(upTo offset: Int) {
         guard offset > start else { return }
         head += offset - start
         start = offset
@@ -138,7 +138,7 @@ public struct ByteStore: Sendable {
 /// the C0 control that ends it (a line's LF, a progress line's CR) in the same 16 bytes, so a flood
 /// of short lines costs about as much memory per byte as the lines themselves, not several times
 /// that. Reading out gives the tokens one by one, as appended.
-public struct TokenQueue: Sendable {
+package struct TokenQueue: Sendable {
     /// A packed token. `word` bits 0–2 name the case; the rest by case:
     /// text: bit 3 set when the control byte in bits 8–15 follows the run, count in bits 16–63;
     /// cluster, extend: bit 3 `isCertain`, width in bits 8–23, length in bits 24–63;
@@ -154,20 +154,20 @@ public struct TokenQueue: Sendable {
     private var entries: [Entry] = []
     private var head = 0
     /// Absolute offset one past the last byte covered by an appended token.
-    public private(set) var endOffset = 0
+    package private(set) var endOffset = 0
     /// Tokens held (a text run and the control packed with it count as two).
-    public private(set) var count = 0
+    package private(set) var count = 0
 
-    public init() {}
+    package init() {}
 
-    public var isEmpty: Bool { head == entries.count }
-    public var first: Token? { isEmpty ? nil : Self.leading(entries[head]) }
+    package var isEmpty: Bool { head == entries.count }
+    package var first: Token? { isEmpty ? nil : Self.leading(entries[head]) }
 
     /// Memory the held tokens take, in bytes (16 per entry, not counting the array's slack).
-    public var storedBytes: Int { (entries.count - head) * MemoryLayout<Entry>.stride }
+    package var storedBytes: Int { (entries.count - head) * MemoryLayout<Entry>.stride }
 
     /// Memory one more entry takes, in bytes.
-    public static var bytesPerEntry: Int { MemoryLayout<Entry>.stride }
+    package static var bytesPerEntry: Int { MemoryLayout<Entry>.stride }
 
     mutating func append(_ token: Token) {
         switch token {
@@ -262,7 +262,7 @@ public struct TokenQueue: Sendable {
     }
 
     /// Removes and returns the oldest token.
-    public mutating func removeFirst() -> Token {
+    package mutating func removeFirst() -> Token {
         let entry = entries[head]
         let token = Self.leading(entry)
         count -= 1
@@ -334,7 +334,7 @@ public struct TokenQueue: Sendable {
     }
 
     /// Calls `body` with the held tokens from the newest to the oldest until it returns false.
-    public func forEachFromNewest(_ body: (Token) -> Bool) {
+    package func forEachFromNewest(_ body: (Token) -> Bool) {
         var i = entries.count - 1
         while i >= head {
             let entry = entries[i]
@@ -348,7 +348,7 @@ public struct TokenQueue: Sendable {
     }
 
     /// Calls `body` with the held tokens from the oldest to the newest until it returns false.
-    public func forEachFromOldest(_ body: (Token) -> Bool) {
+    package func forEachFromOldest(_ body: (Token) -> Bool) {
         for i in head..<entries.count {
             let entry = entries[i]
             let token = Self.leading(entry)

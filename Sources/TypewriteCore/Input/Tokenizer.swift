@@ -5,12 +5,12 @@
 /// Input may be split anywhere: an incomplete UTF-8 scalar or sequence is held until the rest
 /// arrives (never flushed on a timeout), and a cluster continued by a later read is reported with
 /// `Token.extend`. A sequence held longer than `holdingLimit` bytes passes through in pieces.
-public struct Tokenizer: Sendable {
-    /// Longest incomplete sequence held back, in bytes (TERMINAL-NOTES §4: about 64 KiB).
-    public static let holdingLimit = 64 * 1024
+package struct Tokenizer: Sendable {
+    /// Longest incomplete sequence held back, in bytes (docs/input.md#holding-incomplete-sequences).
+    package static let holdingLimit = 64 * 1024
 
     /// Whether East Asian ambiguous-width characters take two cells (UAX #11; CJK locales).
-    public var ambiguousIsWide: Bool
+    package var ambiguousIsWide: Bool
 
     private enum State: Sendable {
         case ground
@@ -53,9 +53,9 @@ public struct Tokenizer: Sendable {
     private var sequenceHasHighBytes = false
 
     /// Whether clusters with East Asian ambiguous-width characters count as uncertain (CJK locale).
-    public var ambiguousIsUncertain: Bool
+    package var ambiguousIsUncertain: Bool
 
-    public init(ambiguousIsWide: Bool = false, ambiguousIsUncertain: Bool = false) {
+    package init(ambiguousIsWide: Bool = false, ambiguousIsUncertain: Bool = false) {
         self.ambiguousIsWide = ambiguousIsWide
         self.ambiguousIsUncertain = ambiguousIsUncertain
     }
@@ -69,12 +69,12 @@ public struct Tokenizer: Sendable {
     }
 
     /// Absolute offset of the first byte not yet part of an emitted token.
-    public var heldFrom: Int { runStart ?? tokenStart }
+    package var heldFrom: Int { runStart ?? tokenStart }
 
     /// Scans the bytes of `store` appended since the last call and appends finished tokens to `tokens`.
     /// - Returns: the number of grapheme clusters added (the pacing count).
     @discardableResult
-    public mutating func scan(_ store: ByteStore, into tokens: inout TokenQueue) -> Int {
+    package mutating func scan(_ store: ByteStore, into tokens: inout TokenQueue) -> Int {
         var clusters = 0
         let end = store.end
         var p = position
@@ -291,7 +291,7 @@ public struct Tokenizer: Sendable {
     /// End of input: anything held (an incomplete scalar or sequence) passes through verbatim.
     /// - Returns: the number of grapheme clusters added.
     @discardableResult
-    public mutating func finish(_ store: ByteStore, into tokens: inout TokenQueue) -> Int {
+    package mutating func finish(_ store: ByteStore, into tokens: inout TokenQueue) -> Int {
         var clusters = scan(store, into: &tokens)
         if case .utf8 = state { runStart = nil }
         clusters += flushRun(upTo: tokenStart, store, &tokens)

@@ -22,6 +22,8 @@ struct MarkdownStyleSink {
     var late: [(offset: Int, style: MarkdownStyle)] = []
     /// The start offset of each fenced or indented code block and its language, in order.
     var codeLanguages: [(start: Int, language: String)] = []
+    /// What was decided about links (MarkdownLinks.swift).
+    var links = MarkdownLinkLog()
 
     mutating func set(_ range: Range<Int>, _ style: MarkdownStyle) {
         guard !range.isEmpty else { return }
@@ -76,6 +78,11 @@ struct MarkdownBlockParser {
     /// the styles their bytes then take. At most `maximumPendingReferences` are kept.
     private var pendingReferences: [String: [[(offset: Int, style: MarkdownStyle)]]] = [:]
     private var pendingReferenceCount = 0
+    /// The text ranges of those of `pendingReferences` that become links (one with a link in its
+    /// text does not: links do not nest).
+    private var pendingLinks: [String: [[Range<Int>]]] = [:]
+    /// The destination of each label's first definition.
+    private var linkTargets: [String: MarkdownLinkTarget] = [:]
     static let maximumPendingReferences = 4096
     /// The style a byte appended to the last line examined would take (tentative examinations).
     private(set) var tail = MarkdownStyle.plain
@@ -158,6 +165,7 @@ struct MarkdownBlockParser {
         // its earlier guesses until the paragraph is parsed again.
         let guesses = Array(sink.styles[(start - sink.base)..<(end - sink.base)])
         sink.set(start..<end, .plain)
+        sink.links.clear(start..<end)
         var p: Position = (start, 0)
         var nonSpace = NonSpaceCache()
         var matched = 0
@@ -355,6 +363,7 @@ struct MarkdownBlockParser {
 
     private func restore(_ guesses: [MarkdownStyle], from start: Int, _ range: Range<Int>, sink: inout MarkdownStyleSink) {
         for i in range { sink.styles[i - sink.base] = guesses[i - start] }
+        sink.links.keep(range)
     }
 
     /// Ends every open block at the end of the input.
@@ -418,7 +427,7 @@ struct MarkdownBlockParser {
     }
 
     private mutating func finalizeParagraph(_ src: MarkdownSource, headingLevel: UInt8, sink: inout MarkdownStyleSink) {
-        styleInline(src, paragraphLines, headingLevel: headingLevel, openEnd: false, parseDefinitions: headingLevel == 0, sink: &sink)
+        styleInline(src, paragraphLines, headingLevel: headingLevel, openEnd: false, parseDefinitions: true, sink: &sink)
         paragraphLines = []
         leaf = .none
     }
@@ -448,10 +457,16 @@ struct MarkdownBlockParser {
         var start = 0
         if parseDefinitions {
             while let definition = linkDefinition(text, start, complete: !openEnd) {
-                references.insert(definition.label)
+                if references.insert(definition.label).inserted {
+                    linkTargets[definition.label] = MarkdownLinkTarget(
+                        decoded: MarkdownLinkDestination.decodeLinkDestination(text[definition.destination[0]]))
+                }
                 if !openEnd, let uses = pendingReferences.removeValue(forKey: definition.label) {
                     pendingReferenceCount -= uses.count
                     for use in uses { sink.late.append(contentsOf: use) }
+                    for ranges in pendingLinks.removeValue(forKey: definition.label) ?? [] {
+                        sink.links.late(ranges, linkTargets[definition.label])
+                    }
                 }
                 for i in start..<definition.end where map[i] >= 0 { sink.set(map[i], .plain) }
                 for r in definition.labelRange { if map[r] >= 0 { sink.set(map[r], MarkdownStyle(inline: .link)) } }
@@ -462,6 +477,12 @@ struct MarkdownBlockParser {
             }
         }
         let parser = MarkdownInlineParser(text: text, from: start, openEnd: openEnd, guessFrom: lastLineStart, references: references)
+        if let first = lines.first, let last = lines.last {
+            // A definition still arriving is no text: no link in it.
+            let arriving = parseDefinitions && openEnd ? linkDefinition(text, start, complete: true)?.end ?? start : start
+            sink.links.replace(first.lowerBound..<last.upperBound, parser.links, text: text, map: map, skipBefore: arriving,
+                               definitions: linkTargets)
+        }
         if start < text.count, let first = map[start...].first(where: { $0 >= 0 }) { sink.dirtyLow = min(sink.dirtyLow, first) }
         let base = sink.base
         sink.styles.withUnsafeMutableBufferPointer { styles in
@@ -488,6 +509,9 @@ struct MarkdownBlockParser {
                 for r in candidate.delimiters { add(r, [], .linkDelimiter) }
                 if let d = candidate.destination { add(d, [], .linkDestination) }
                 pendingReferences[candidate.label, default: []].append(use)
+                if !candidate.isImage && !MarkdownLinkLog.anyLink(parser.links, startingIn: candidate.text) {
+                    pendingLinks[candidate.label, default: []].append(MarkdownLinkLog.pieces(candidate.text, map))
+                }
                 pendingReferenceCount += 1
             }
         }
@@ -759,6 +783,7 @@ struct MarkdownBlockParser {
     private mutating func styleTableRow(_ src: MarkdownSource, _ start: Int, _ end: Int, tentative: Bool, sink: inout MarkdownStyleSink) {
         let row = tableCells(src, start, end)
         sink.set(start..<end, .plain)
+        sink.links.clear(start..<end)
         for pipe in row.pipes { sink.set(pipe, MarkdownStyle(marker: .tablePipe)) }
         tail = .plain
         for (k, cell) in row.cells.enumerated() where !cell.isEmpty {

@@ -15,6 +15,12 @@
 /// stays linear in the input and memory in the longest paragraph.
 /// Between two parses the new bytes take the style the last parse gave the end of the text.
 ///
+/// Links: each update also reports, in `links`, every link first found, changed or undone by it
+/// (`MarkdownLink`: a small id, the bytes of its visible text, its destination once known and
+/// safe), so that a terminal renderer can wrap the text in OSC 8 hyperlinks; `MarkdownLinkMap`
+/// keeps them per byte. A reference link whose definition comes later is reported when the
+/// definition's paragraph ends, however long ago its text was fed.
+///
 /// ```swift
 /// var highlighter = MarkdownHighlighter()
 /// for piece in pieces {
@@ -39,6 +45,7 @@ public struct MarkdownHighlighter: Sendable {
     private var bytesAtLastExamination = 0
     private var tailStyle = MarkdownStyle.plain
     private var finished = false
+    private var linkRegistry = MarkdownLinkRegistry()
 
     /// Bytes fed so far: the next byte fed has this offset.
     public private(set) var byteCount = 0
@@ -50,6 +57,14 @@ public struct MarkdownHighlighter: Sendable {
 
     /// A highlighter at the start of a document.
     public init() {}
+
+    /// Tests only: a highlighter that reports destinations the safety rules refuse too.
+    init(keepingUnsafeDestinations: Bool) {
+        sink.links.keepsUnsafeDestinations = keepingUnsafeDestinations
+    }
+
+    /// Links reported so far (each counted once, when first reported).
+    public var linkCount: Int { linkRegistry.reportedCount }
 
     /// Feeds the next piece of the answer.
     ///
@@ -128,6 +143,15 @@ public struct MarkdownHighlighter: Sendable {
         return map.runs
     }
 
+    /// The final links of a whole document, by the offset of their text's first byte.
+    public static func links(of document: some Collection<UInt8>) -> [MarkdownLink] {
+        var highlighter = MarkdownHighlighter()
+        var map = MarkdownLinkMap()
+        map.apply(highlighter.feed(document))
+        map.apply(highlighter.finish())
+        return map.links
+    }
+
     // MARK: - Lines
 
     private func lineEnd(_ src: MarkdownSource, _ start: Int, _ end: Int) -> Int {
@@ -144,6 +168,8 @@ public struct MarkdownHighlighter: Sendable {
     /// Styles the open paragraph and the line still arriving, on a copy of the parser.
     private mutating func examine(_ src: MarkdownSource) {
         var trial = parser
+        sink.links.ignoresLate = true
+        defer { sink.links.ignoresLate = false }
         let lineIsOpen = lineStart < byteCount
         if lineIsOpen {
             trial.processLine(src, start: lineStart, end: byteCount, tentative: true, sink: &sink)
@@ -202,6 +228,8 @@ public struct MarkdownHighlighter: Sendable {
         update.runs = runs
         update.restyles += restyles
         if !gone.isEmpty { update.restyles = gone + update.restyles }
+        update.links = linkRegistry.collect(&sink.links)
+        linkRegistry.settle(before: finished ? byteCount : min(parser.openParagraphStart ?? lineStart, lineStart))
         return update
     }
 

@@ -33,8 +33,27 @@ struct MarkdownInlineParser {
         let delimiters: [Range<Int>]
         let text: Range<Int>
         let destination: Range<Int>?
+        /// `![…]`: an image, whose text never becomes a link.
+        var isImage = false
     }
     private(set) var candidates: [ReferenceCandidate] = []
+    /// The links found, by their text's first byte (MarkdownLinks.swift says what each kind's
+    /// text and destination are). A link inside another link's text or an image's description
+    /// is none: the outer link covers it, and an image is no link.
+    private(set) var links: [FoundLink] = []
+    /// A link: the bytes of its text, and the bytes that say its destination (`target`: an
+    /// inline link's destination as written, `<…>` included, nil when empty; an autolink's or a
+    /// bare address's own text) or the normalized `label` of its definition.
+    struct FoundLink {
+        let kind: MarkdownLink.Kind
+        let text: Range<Int>
+        let target: Range<Int>?
+        let label: String?
+        /// False when later text may still change it (its closer has not arrived, it ends where
+        /// the text still arriving ends, or a `[` or `![` still open before it may close around it).
+        var settled: Bool
+    }
+
     /// The `]` of the last candidate's label: that label is not a candidate of its own.
     private var labelOfLastCandidate = -1
 
@@ -58,11 +77,18 @@ struct MarkdownInlineParser {
         let delimiterBottom: Int
     }
     private var brackets: [Bracket] = []
+    /// How many of `brackets` are `![` (always active, as in cmark).
+    private var imageBrackets = 0
+    /// Brackets whose `]` is followed by nothing yet, or by a `[` label still arriving (and
+    /// whether each was active).
+    private var closingAtEnd: [(Bracket, Bool)] = []
     /// Brackets below this index are inactive: a link cannot contain a link.
     private var linkWatermark = 0
 
     private var backtickRuns: [Int: (starts: [Int], cursor: Int)] = [:]
     private var emailRanges: [Range<Int>] = []
+    /// Whether each of `emailRanges` reaches the end of a text still arriving (it may grow).
+    private var emailReachesEnd: [Bool] = []
     private var emailCursor = 0
 
     init(text: [UInt8], from start: Int = 0, openEnd: Bool, guessFrom: Int, references: Set<String>) {
@@ -156,6 +182,7 @@ struct MarkdownInlineParser {
                 emailCursor += 1
                 if r.lowerBound == i {
                     span(r.lowerBound, r.upperBound, .autolink)
+                    links.append(FoundLink(kind: .email, text: r, target: r, label: nil, settled: !emailReachesEnd[emailCursor - 1]))
                     i = r.upperBound
                     continue
                 }
@@ -188,6 +215,7 @@ struct MarkdownInlineParser {
                 i += 1
             case UInt8(ascii: "!") where byte(i + 1) == UInt8(ascii: "["):
                 brackets.append(Bracket(position: i, isImage: true, delimiterBottom: lastDelimiter))
+                imageBrackets += 1
                 i += 2
             case UInt8(ascii: "]"):
                 i = closeBracket(at: i)
@@ -202,6 +230,28 @@ struct MarkdownInlineParser {
             }
         }
         processEmphasis(bottom: -1, guessing: true)
+        if openEnd { unsettleLinksInOpenBrackets() }
+    }
+
+    /// In a text still arriving, an image still open may close around the links after its `![`
+    /// (an image's description holds no link), and a `[` still open (and active) around the
+    /// autolinks after it (links do not nest).
+    private mutating func unsettleLinksInOpenBrackets() {
+        guard !brackets.isEmpty || !closingAtEnd.isEmpty else { return }
+        var imageStart = Int.max, linkStart = Int.max
+        for (k, b) in brackets.enumerated() {
+            if b.isImage { imageStart = min(imageStart, b.position) } else if k >= linkWatermark { linkStart = min(linkStart, b.position) }
+        }
+        for (b, active) in closingAtEnd {
+            if b.isImage { imageStart = min(imageStart, b.position) } else if active { linkStart = min(linkStart, b.position) }
+        }
+        var k = links.count - 1
+        while k >= 0 && links[k].text.lowerBound > min(imageStart, linkStart) {
+            let start = links[k].text.lowerBound
+            let isAutolink = links[k].kind != .inline && links[k].kind != .reference
+            if start > imageStart || (isAutolink && start > linkStart) { links[k].settled = false }
+            k -= 1
+        }
     }
 
     // MARK: - Emphasis
@@ -357,7 +407,10 @@ struct MarkdownInlineParser {
         var destination: [Range<Int>] = []
         var delimiterRanges: [Range<Int>] = []
         var guessed = false
+        var isInline = false
+        var referenceLabel = ""
         if byte(i + 1) == UInt8(ascii: "(") {
+            isInline = true
             switch inlineLinkTail(at: i + 2) {
             case .link(let e, let parts):
                 end = e
@@ -369,24 +422,30 @@ struct MarkdownInlineParser {
                 delimiterRanges = [i..<(i + 2)]
                 guessed = true
             case .none:
-                break
+                isInline = false
             }
         }
         if end < 0 && !references.isEmpty {
             if byte(i + 1) == UInt8(ascii: "["), let close = labelEnd(from: i + 2) {
                 let label = close == i + 2 ? textStart..<i : (i + 2)..<close
                 if isDefined(label) {
+                    referenceLabel = MarkdownInlineParser.normalizedLabel(text[label])
                     end = close + 1
                     delimiterRanges = [i..<end]
                     if close > i + 2 { destination = [(i + 2)..<close] }
                 }
             } else if isDefined(textStart..<i) {
+                referenceLabel = MarkdownInlineParser.normalizedLabel(text[textStart..<i])
                 end = i + 1
                 delimiterRanges = [i..<(i + 1)]
             }
         }
         if end < 0 {
             recordCandidate(opener: opener, textStart: textStart, close: i)
+            if openEnd && (i + 1 >= n || (byte(i + 1) == UInt8(ascii: "[") && labelEnd(from: i + 2) == nil)) {
+                // What follows this `]` has not arrived: it may still close a link or an image.
+                closingAtEnd.append((opener, brackets.count - 1 >= linkWatermark))
+            }
             popBracket()
             return i + 1
         }
@@ -396,6 +455,18 @@ struct MarkdownInlineParser {
         for r in destination { mark(r.lowerBound, r.upperBound, .linkDestination) }
         if guessed { mark(n, n + 1, .linkDestination) }
         processEmphasis(bottom: opener.delimiterBottom, guessing: false)
+        while let last = links.last, last.text.lowerBound >= textStart { links.removeLast() }
+        if !opener.isImage {
+            if isInline {
+                links.append(FoundLink(kind: .inline, text: textStart..<i, target: destination.first, label: nil, settled: !guessed))
+            } else {
+                // `[label]` as the last bytes so far may still become `[text](…)` or `[text][label]`.
+                links.append(FoundLink(kind: .reference, text: textStart..<i, target: nil, label: referenceLabel,
+                                       settled: !(openEnd && end == n && delimiterRanges.first?.count == 1)))
+            }
+        } else {
+            imageBrackets -= 1
+        }
         brackets.removeLast()
         linkWatermark = opener.isImage ? min(linkWatermark, brackets.count) : brackets.count
         return end
@@ -410,11 +481,11 @@ struct MarkdownInlineParser {
             if !collapsed { labelOfLastCandidate = close }
             candidates.append(ReferenceCandidate(label: MarkdownInlineParser.normalizedLabel(text[label]),
                                                  delimiters: [opener.position..<textStart, i..<(close + 1)], text: textStart..<i,
-                                                 destination: collapsed ? nil : label))
+                                                 destination: collapsed ? nil : label, isImage: opener.isImage))
         } else {
             candidates.append(ReferenceCandidate(label: MarkdownInlineParser.normalizedLabel(text[textStart..<i]),
                                                  delimiters: [opener.position..<textStart, i..<(i + 1)], text: textStart..<i,
-                                                 destination: nil))
+                                                 destination: nil, isImage: opener.isImage))
         }
     }
 
@@ -433,7 +504,7 @@ struct MarkdownInlineParser {
     }
 
     private mutating func popBracket() {
-        brackets.removeLast()
+        if brackets.removeLast().isImage { imageBrackets -= 1 }
         linkWatermark = min(linkWatermark, brackets.count)
     }
 
@@ -550,12 +621,14 @@ struct MarkdownInlineParser {
             j += 1; schemeLength += 1
         }
         var ok = false
+        var isEmail = false
         if schemeLength >= 2 && schemeLength <= 32 && MarkdownCharacters.isASCIILetter(text[i + 1])
             && j < n && text[j] == UInt8(ascii: ":") {
             j += 1
             while j < n && text[j] > 0x20 && text[j] != UInt8(ascii: "<") && text[j] != UInt8(ascii: ">") { j += 1 }
             ok = j < n && text[j] == UInt8(ascii: ">")
         } else {
+            isEmail = true
             j = i + 1
             let local = j
             while j < n && (MarkdownCharacters.isASCIIAlphanumeric(text[j]) || ".!#$%&'*+/=?^_`{|}~-".utf8.contains(text[j])) { j += 1 }
@@ -575,6 +648,8 @@ struct MarkdownInlineParser {
             }
         }
         guard ok else { return nil }
+        links.append(FoundLink(kind: isEmail ? .emailAutolink : .autolink, text: (i + 1)..<j, target: (i + 1)..<j,
+                               label: nil, settled: true))
         mark(i, i + 1, .linkDelimiter)
         mark(j, j + 1, .linkDelimiter)
         span(i + 1, j, .autolink)
@@ -606,10 +681,15 @@ struct MarkdownInlineParser {
         // Inside a bracket the address stops at a `]`: the link that bracket may open comes first.
         let inBracket = !brackets.isEmpty
         while end < n && text[end] > 0x20 && text[end] != UInt8(ascii: "<") && !(inBracket && text[end] == UInt8(ascii: "]")) { end += 1 }
+        let reachesEnd = openEnd && end == n
         end = trimmedAutolinkEnd(start: i, end: end)
         if end <= bodyStart || (needDot && end - i <= 4) { return nil }
         guard hostIsValid(bodyStart, end, needDot: needDot) else { return nil }
         span(i, end, .autolink)
+        // cmark-gfm links no bare address while a `[` or `![` is open before it.
+        if brackets.count <= linkWatermark && imageBrackets == 0 {
+            links.append(FoundLink(kind: needDot ? .www : .url, text: i..<end, target: i..<end, label: nil, settled: !reachesEnd))
+        }
         return end
     }
 
@@ -672,9 +752,10 @@ struct MarkdownInlineParser {
                     if text[e] == UInt8(ascii: ".") { dots += 1; segmentStart = e + 1 }
                     e += 1
                 }
+                let reachesEnd = openEnd && e == n
                 while e > i + 1 && text[e - 1] == UInt8(ascii: ".") { e -= 1; dots -= 1 }
                 if a < i && !precededBad && dots > 0 && e > i + 1 && text[e - 1] != UInt8(ascii: "-") && text[e - 1] != UInt8(ascii: "_") {
-                    if let last = emailRanges.last, last.upperBound > a { } else { emailRanges.append(a..<e) }
+                    if let last = emailRanges.last, last.upperBound > a { } else { emailRanges.append(a..<e); emailReachesEnd.append(reachesEnd) }
                 }
                 lastAt = i
             }

@@ -89,12 +89,14 @@ public struct MarkdownStyle: Hashable, Sendable, CustomStringConvertible {
     public static let plain = MarkdownStyle()
 
     // Compared field by field on raw values: a renderer compares one per character.
+    /// Equal when every part is.
     public static func == (a: MarkdownStyle, b: MarkdownStyle) -> Bool {
         a.headingLevel == b.headingLevel && a.isCodeBlock == b.isCodeBlock
             && a.inline.rawValue == b.inline.rawValue && a.marker.rawValue == b.marker.rawValue
             && a.codeRole.rawValue == b.codeRole.rawValue
     }
 
+    /// Hashes the four parts as one word.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(bits)
     }
@@ -153,11 +155,15 @@ public struct MarkdownUpdate: Hashable, Sendable {
     /// wrong (a setext underline, a table delimiter row, a closer that never came); in order,
     /// non-overlapping, each range's bytes all changed. Empty most of the time.
     public var restyles: [MarkdownStyleRun]
+    /// Links first found, changed (text bytes, destination) or found to be no link, by this
+    /// update: see `MarkdownLink`. Empty most of the time.
+    public var links: [MarkdownLink]
 
     /// An update; empty by default.
-    public init(runs: [MarkdownStyleRun] = [], restyles: [MarkdownStyleRun] = []) {
+    public init(runs: [MarkdownStyleRun] = [], restyles: [MarkdownStyleRun] = [], links: [MarkdownLink] = []) {
         self.runs = runs
         self.restyles = restyles
+        self.links = links
     }
 }
 

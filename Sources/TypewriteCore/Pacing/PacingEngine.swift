@@ -5,11 +5,11 @@ public typealias Seconds = Double
 ///
 /// Positions count grapheme clusters (UAX #29) in arrival order, starting at 0. The front `visible`
 /// moves linearly toward `target = received + fadeWidth`; a cluster at index `i` has opacity
-/// `clamp((visible − i) / fadeWidth, 0, 1)`, and `fadeWidth == 0` is a hard front (seed 000,
-/// StreamingText). When text arrives, a new linear segment starts from the current front with
+/// `clamp((visible − i) / fadeWidth, 0, 1)`, and `fadeWidth == 0` is a hard front
+/// (docs/design.md#pacing, #the-soft-edge). When text arrives, a new linear segment starts from the current front with
 /// duration `clamp((target − visible) / charactersPerSecond, minimumDuration, maximumLag)`.
 ///
-/// Unlike the seed's plain retarget, a new segment never moves slower than the one it replaces
+/// Unlike a plain retarget, a new segment never moves slower than the one it replaces
 /// while that one had not reached its target: its duration is also capped at
 /// `(target − visible) / currentVelocity`. With that rule every cluster is fully shown at most
 /// `maximumLag` seconds after it arrived, however the input is chunked: the segment started at its
@@ -17,10 +17,13 @@ public typealias Seconds = Double
 ///
 /// A value type with no clock of its own: callers pass the time of every event.
 public struct PacingEngine: Sendable, Equatable {
-    /// Shortest time a burst is spread over (seed: 0.15 s), so a single token still glides in.
+    /// Shortest time a burst is spread over (0.15 s, docs/design.md#pacing), so a single token still glides in.
     public static let minimumBurstDuration: Seconds = 0.15
-    /// Default cap on how long a burst is spread (seed and design card: 1.5 s).
+    /// Default cap on how long a burst is spread (1.5 s, docs/design.md#pacing).
     public static let defaultMaximumLag: Seconds = 1.5
+    /// The fastest typing speed taken, in grapheme clusters per second (a finite bound keeps the
+    /// pacing arithmetic exact).
+    public static let fastestSpeed: Double = 1e12
 
     /// Typing speed in grapheme clusters per second; finite and > 0.
     public let charactersPerSecond: Double

@@ -12,6 +12,7 @@ import Darwin
 public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The `errno` value.
     public var code: Int32
+    /// The error for `errno` value `code`.
     public init(_ code: Int32) { self.code = code }
     static var current: SystemError { SystemError(errno) }
     package static let brokenPipe = SystemError(EPIPE)
@@ -157,6 +158,24 @@ public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
         return (st.st_mode & S_IFMT) == S_IFREG
     }
 
+    /// Opens `path` for writing a copy of the output (`open(path, O_WRONLY | O_CREAT | O_TRUNC |
+    /// O_CLOEXEC, 0666)`, so the umask applies). - Throws: `SystemError`.
+    package static func createFile(_ path: String) throws(SystemError) -> Int32 {
+        while true {
+            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+            if fd >= 0 { return fd }
+            if errno == EINTR { continue }
+            throw SystemError.current
+        }
+    }
+
+    /// Whether the paths name one existing file (`stat`: the same device and inode).
+    package static func isSameFile(_ a: String, _ b: String) -> Bool {
+        var x = stat(), y = stat()
+        guard stat(a, &x) == 0, stat(b, &y) == 0 else { return false }
+        return x.st_dev == y.st_dev && x.st_ino == y.st_ino
+    }
+
     /// Whether `fd` is a pipe or FIFO (`fstat`).
     package static func isPipe(_ fd: Int32) -> Bool {
         var st = stat()
@@ -200,35 +219,31 @@ public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
         defer { close(fd) }
         try writeAll(fd, bytes)
     }
-
-    /// The `O_NONBLOCK` flag of `fd`'s open file description (`fcntl(F_GETFL)`).
-    package static func isNonBlocking(_ fd: Int32) -> Bool {
-        let flags = fcntl(fd, F_GETFL)
-        return flags >= 0 && flags & O_NONBLOCK != 0
-    }
-
-    /// Sleeps for `seconds` (`nanosleep`); used only by the demo's scripted producer.
-    package static func sleep(_ seconds: Seconds) {
-        guard seconds > 0 else { return }
-        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
-        var remaining = timespec()
-        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
-    }
-
 }
 
 // MARK: - Signals
 
 extension System {
-    /// Drains a signal self-pipe (`read` until EAGAIN): one byte per signal number, written by the
+    /// Drains a signal self-pipe (`read` until EAGAIN): two bytes per signal, its number and 1 when
+    /// the kernel sent it (a key on the terminal: `si_code` `SI_KERNEL`), else 0, written by the
     /// host's handlers. - Returns: the signals received, in order, without repeats.
-    package static func drainSignals(_ fd: Int32) -> [Int32] {
+    package static func drainSignals(_ fd: Int32) -> [(signal: Int32, fromTerminal: Bool)] {
         var buffer = [UInt8](repeating: 0, count: 64)
-        var seen: [Int32] = []
+        var seen: [(signal: Int32, fromTerminal: Bool)] = []
+        var pending: UInt8?
         while true {
             let n = Glibc_read(fd, &buffer, buffer.count)
             guard n > 0 else { break }
-            for b in buffer[0..<n] where !seen.contains(Int32(b)) { seen.append(Int32(b)) }
+            for b in buffer[0..<n] {
+                // Records of two bytes: the signal number, then 1 when the kernel sent it (a key).
+                guard let signo = pending else { pending = b; continue }
+                pending = nil
+                if let i = seen.firstIndex(where: { $0.signal == Int32(signo) }) {
+                    seen[i].fromTerminal = seen[i].fromTerminal || b == 1
+                } else {
+                    seen.append((Int32(signo), b == 1))
+                }
+            }
         }
         return seen
     }
@@ -295,6 +310,28 @@ extension System {
     package static func isForegroundProcessGroup(_ fd: Int32) -> Bool {
         let group = tcgetpgrp(fd)
         return group >= 0 && group == getpgrp()
+    }
+
+    /// What the tty `fd` echoed, or would have, for the key that sent `signal` (SIGINT, SIGQUIT,
+    /// SIGTSTP): the key (`c_cc` VINTR, VQUIT, VSUSP) shown by ECHOCTL, when the user's mode has
+    /// ISIG, ECHO and ECHOCTL set (termios(3)); `landed` when the mode in effect now echoed it
+    /// (`userMode` is the mode to restore, when typewrite changed it). Nil when `fd` is not this
+    /// process's controlling terminal (`tcgetpgrp` fails), or nothing is echoed.
+    package static func keyEcho(for signal: Int32, terminal fd: Int32, userMode: SavedTerminalMode?) -> KeyEcho? {
+        let index: Int32
+        switch signal {
+        case SIGINT: index = VINTR
+        case SIGQUIT: index = VQUIT
+        case SIGTSTP: index = VSUSP
+        default: return nil
+        }
+        var now = termios()
+        guard tcgetpgrp(fd) >= 0, tcgetattr(fd, &now) == 0 else { return nil }
+        let user = userMode?.settings ?? now
+        let echoes = tcflag_t(ISIG | ECHO | ECHOCTL)
+        guard user.c_lflag & echoes == echoes else { return nil }
+        let key = withUnsafeBytes(of: user.c_cc) { $0[Int(index)] }
+        return KeyEcho.ofControl(key, landed: now.c_lflag & echoes == echoes)
     }
 
     /// The terminal's height in rows (`ioctl(TIOCGWINSZ)`), nil when unknown or 0.

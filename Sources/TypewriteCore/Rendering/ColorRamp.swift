@@ -1,5 +1,5 @@
-/// How many colours the fade may use (TERMINAL-NOTES §3).
-public enum ColorDepth: String, Sendable, CaseIterable {
+/// How many colours the fade may use (`docs/colour.md#colour-depth`).
+package enum ColorDepth: String, Sendable, CaseIterable {
     /// No escape sequences from typewrite at all: text is paced, never repainted.
     case none
     /// The 16 theme colours: the fade is SGR 2 (faint), then normal.
@@ -13,8 +13,8 @@ public enum ColorDepth: String, Sendable, CaseIterable {
 /// The colours a fading cell passes through, from near the background to its target.
 ///
 /// A cell's opacity (0…1, from the pacing engine) is quantized to one of `levels` steps; each step
-/// mixes background and target in linear light, starting `startFraction` of the way (TERMINAL-NOTES
-/// §3: about 15 %), so new text never flashes from pure background.
+/// mixes background and target in OKLab, starting `startFraction` of the way (15 %,
+/// `docs/colour.md#the-fades-colours`), so new text never flashes from pure background.
 struct ColorRamp: Sendable {
     /// A painted colour: `settled` is the cell's own final style; other values are depth-specific
     /// (24-bit RGB packed as 0xRRGGBB, a 256-colour index, or 1 for faint).

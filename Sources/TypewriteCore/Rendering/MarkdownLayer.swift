@@ -56,8 +56,9 @@ struct MarkdownLayer: Sendable {
     }
     private var paintedBytesBase = 0
 
-    init(colors: Bool) {
+    init(colors: Bool, openTextLimit: Int = MemoryBudget.standard.openMarkdownText) {
         self.colors = colors
+        self.openTextLimit = openTextLimit
     }
 
     // MARK: Feeding
@@ -89,11 +90,12 @@ struct MarkdownLayer: Sendable {
         fedEnd = end
     }
 
-    /// Longest open text (a paragraph, a line) the highlighter holds, in bytes: where an open
-    /// paragraph reaches it, a new document starts, so memory stays bounded on a flood of lines
-    /// with no blank line between them. Far more than a screen shows (300 × 100 cells), so a
-    /// restyle it gives up could only have reached rows that scrolled off long ago.
-    static let openTextLimit = 64 << 10
+    /// Longest open text (a paragraph, a line) the highlighter holds, in bytes
+    /// (`MemoryBudget.openMarkdownText`, 64 KiB by default): where an open paragraph reaches it, a
+    /// new document starts, so memory stays bounded on a flood of lines with no blank line between
+    /// them. Far more than a screen shows (300 × 100 cells), so a restyle it gives up could only
+    /// have reached rows that scrolled off long ago.
+    let openTextLimit: Int
 
     private mutating func feedStretch(_ store: ByteStore, _ range: Range<Int>) {
         if let last = segments.last, last.input + (fedCount - last.markdown) == range.lowerBound {
@@ -104,11 +106,11 @@ struct MarkdownLayer: Sendable {
         var at = range.lowerBound
         while at < range.upperBound {
             // Pieces end where the open text reaches the limit: the same place for any splitting.
-            let end = min(range.upperBound, at + max(1, Self.openTextLimit - highlighter.openByteCount))
+            let end = min(range.upperBound, at + max(1, openTextLimit - highlighter.openByteCount))
             fedCount += end - at
             apply(highlighter.feed(store[at..<end]))
             at = end
-            if highlighter.openByteCount >= Self.openTextLimit {
+            if highlighter.openByteCount >= openTextLimit {
                 startDocument()
                 documentIsWhole = false
             }

@@ -8,38 +8,34 @@
 /// product.
 ///
 /// Time is seconds on the caller's monotonic clock; every call passes it, never decreasing.
-public struct Session {
+package struct Session {
     /// Time between frames, in seconds: at most 60 frames per second.
-    public static let framePeriod: Seconds = 1.0 / 60
-    /// Reading pauses while more than this many input bytes wait to be shown (16 MiB).
-    public static let pendingLimit = 16 * 1024 * 1024
-    /// Reading also pauses while the memory held for them (bytes and tokens) is above this, in
-    /// bytes: a flood of short lines costs far more in tokens than in bytes. Sized so that a
-    /// 10 MiB burst of prose is taken in at once while the peak RSS stays under 64 MiB
-    /// (`Scripts/bench.sh`).
-    public static let memoryLimit = 22 * 1024 * 1024
+    package static let framePeriod: Seconds = 1.0 / 60
+    /// What the session may hold for text not yet shown: reading pauses above
+    /// `MemoryBudget.heldText` (the bytes and the tokens that describe them: a flood of short
+    /// lines costs far more in tokens than in bytes).
+    package let memoryBudget: MemoryBudget
 
     private var pipeline: InputPipeline
-    private var fade: FadeRenderer?
-    private var collapsed: CollapsedView?
+    /// The fade renderer or the collapsed view; nil in plain mode.
+    private var writer: (any TerminalWriter)?
 
     /// Whether input has ended (every source is done, or the stream reported an error).
-    public private(set) var inputEnded = false
+    package private(set) var inputEnded = false
     /// Whether some error made the run fail (exit status 1 for the command line).
-    public private(set) var failed = false
+    package private(set) var failed = false
     private var nextFrame: Seconds?
     private var lastTime: Seconds = 0
     /// Errors waiting until the text before them has been shown and settled, as cat prints them
     /// between files; reading waits with them.
     private var waiting: [TypewriteError] = []
-    private var prompt = PromptState.none
     /// When to highlight markdown; `.auto` until the input is known to be a decoded answer.
     private var markdown: When = .never
-
-    private enum PromptState { case none, pending, asking, done }
+    /// Whether the output's `copy` gets what a pipe would receive (`--tee`).
+    private var copiesText = false
 
     /// - Parameter settings: the mode and stages, decided once.
-    public init(settings: SessionSettings) {
+    package init(settings: SessionSettings) {
         // Typewrite's own styling (dimmed timestamps and reasoning) only where it writes escape
         // sequences of its own.
         var styles = false
@@ -47,23 +43,26 @@ public struct Session {
         let timestamps = settings.timestampFormat.map { TimestampStage(format: $0, dimmed: styles) }
         let pipeline = InputPipeline(format: settings.format, timestamps: timestamps, thinking: settings.thinking,
                                      mayStyle: styles, suggestsFormat: settings.suggestsFormat)
-        self.init(mode: settings.mode, pipeline: pipeline, collapse: settings.collapse)
+        self.init(mode: settings.mode, pipeline: pipeline, collapse: settings.collapse, budget: settings.memoryBudget)
         markdown = settings.markdown
-        if markdown == .always { fade?.startMarkdown() }
+        copiesText = settings.copiesText
+        if markdown == .always { writer?.startMarkdown() }
     }
 
-    init(mode: SessionSettings.Mode, pipeline: InputPipeline, collapse: SessionSettings.Collapse? = nil) {
+    init(mode: SessionSettings.Mode, pipeline: InputPipeline, collapse: SessionSettings.Collapse? = nil,
+         budget: MemoryBudget = .standard) {
         self.pipeline = pipeline
+        memoryBudget = budget
         switch mode {
         case .plain:
-            break
+            writer = nil
         case .animated(let configuration):
             if let collapse, configuration.columns != nil {
-                collapsed = CollapsedView(configuration: configuration, visibleRows: collapse.lines,
-                                          moreLabel: collapse.moreLabel, lessLabel: collapse.lessLabel,
-                                          holdingLimit: collapse.holdingLimit)
+                writer = CollapsedView(configuration: configuration, visibleRows: collapse.lines,
+                                       moreLabel: collapse.moreLabel, lessLabel: collapse.lessLabel,
+                                       holdingLimit: budget.collapsedText)
             } else {
-                fade = FadeRenderer(configuration: configuration)
+                writer = FadeRenderer(configuration: configuration)
             }
         }
     }
@@ -71,62 +70,68 @@ public struct Session {
     // MARK: State
 
     /// Whether text is paced and faded (false: plain mode, bytes out as they come).
-    public var isAnimated: Bool { fade != nil || collapsed != nil }
+    package var isAnimated: Bool { writer != nil }
 
     /// Whether the bytes out are exactly the bytes in, at once (plain mode, raw format, no
     /// decorations): a driver may then write what it read itself and skip `receive`.
-    public var passesInputThrough: Bool { !isAnimated && pipeline.isPassthrough }
+    package var passesInputThrough: Bool { !isAnimated && pipeline.isPassthrough }
 
     /// Whether the driver should read more input now: input is open, no diagnostic waits for the
     /// text before it to settle, and the text waiting to be shown is within the memory limits.
-    public var wantsInput: Bool {
+    package var wantsInput: Bool {
         guard !inputEnded, waiting.isEmpty else { return false }
-        guard isAnimated else { return true }
-        return writerPendingInputBytes <= Self.pendingLimit && writerPendingBytes <= Self.memoryLimit
+        guard let writer else { return true }
+        return writer.pendingBytes <= memoryBudget.heldText
+    }
+
+    /// Memory held for text received and not yet shown, in bytes (the input bytes and the tokens
+    /// that describe them); 0 in plain mode.
+    package var heldBytes: Int { writer?.pendingBytes ?? 0 }
+
+    /// Writes the oldest text held at once, settled, until what is held is within half the
+    /// renderer's flood limit or one frame's worth of bytes is written (the flood rule, applied
+    /// now and whatever the maximum lag): for a writer that cannot be made to wait.
+    package mutating func relieveMemory(at time: Seconds, into out: inout SessionOutput) {
+        lastTime = max(lastTime, time)
+        writer?.relieveMemory(at: time, into: &out.bytes)
+        settleDiagnostics(into: &out)
     }
 
     /// How many bytes the next read should take at most, in bytes (≤ `limit`, ≥ 4096): what fits
     /// in the memory left below the limits, at the last burst's cost per byte.
-    public func readSize(limit: Int) -> Int {
-        guard isAnimated else { return limit }
-        let room = min(Double(Self.pendingLimit - writerPendingInputBytes),
-                       Double(Self.memoryLimit - writerPendingBytes) / writerMemoryPerInputByte)
+    package func readSize(limit: Int) -> Int {
+        guard let writer else { return limit }
+        let room = Double(memoryBudget.heldText - writer.pendingBytes) / writer.bytesOfMemoryPerInputByte
         return min(limit, max(4096, Int(room)))
     }
 
     /// When the session next needs `advance(to:)`, in seconds; nil while it waits for events only
     /// (idle costs nothing).
-    public var nextDeadline: Seconds? { nextFrame }
+    package var nextDeadline: Seconds? { nextFrame }
 
     /// Whether everything is done: input ended, all of it shown and settled, every diagnostic
     /// out, and the `--collapse` prompt (if any) over.
-    public var isFinished: Bool {
+    package var isFinished: Bool {
         guard inputEnded, waiting.isEmpty else { return false }
-        switch prompt {
-        case .pending, .asking: return false
-        case .none, .done: break
-        }
-        if let fade { return fade.isFinished }
-        if let collapsed { return collapsed.phase != .collapsed && collapsed.isFinished }
-        return true
+        return writer?.isFinished ?? true
     }
 
     /// Whether the `--collapse` prompt is ready to ask for keys: the driver opens the keyboard (or
     /// finds it cannot) and calls `beginPrompt`.
-    public var wantsKeyboard: Bool { prompt == .pending }
+    package var wantsKeyboard: Bool { waiting.isEmpty && writer?.wantsKeyboard == true }
 
     /// Whether keys are being read for the `--collapse` prompt.
-    public var awaitsKeys: Bool { prompt == .asking }
+    package var awaitsKeys: Bool { writer?.awaitsKeys == true }
 
     /// Whether the input left an OSC 8 hyperlink open.
-    public var hyperlinkOpen: Bool { fade?.hyperlinkOpen ?? collapsed?.hyperlinkOpen ?? false }
+    package var hyperlinkOpen: Bool { writer?.hyperlinkOpen ?? false }
 
     // MARK: Input
 
     /// Takes one read's bytes (any split) that arrived at `time`.
     /// - Parameter decoded: the bytes are already text (the demo's answer): `--format` decoding
     ///   is skipped, decorations still apply.
-    public mutating func receive(_ bytes: some Collection<UInt8>, at time: Seconds, decoded: Bool = false,
+    package mutating func receive(_ bytes: some Collection<UInt8>, at time: Seconds, decoded: Bool = false,
                                  into out: inout SessionOutput) {
         guard !inputEnded else { return }
         lastTime = max(lastTime, time)
@@ -137,12 +142,15 @@ public struct Session {
             text = decoded ? pipeline.decorate(Array(bytes), at: time) : pipeline.process(bytes, at: time)
             takePipelineErrors(into: &out)
         }
-        if markdown == .auto, fade != nil, decoded || pipeline.decodesModelStream {
-            fade!.startMarkdown()
+        if copiesText {
+            if let text { out.copy += text } else { out.copy.append(contentsOf: bytes) }
+        }
+        if markdown == .auto, writer != nil, decoded || pipeline.decodesModelStream {
+            writer?.startMarkdown()
             markdown = .always
         }
-        if isAnimated {
-            if let text { writerReceiveDocuments(text, at: time) } else { writerReceive(bytes, at: time) }
+        if writer != nil {
+            if let text { writerReceiveDocuments(text, at: time) } else { writer?.receive(bytes, at: time) }
             startFrames(at: time)
         } else {
             if let text { out.bytes += text } else { out.bytes.append(contentsOf: bytes) }
@@ -153,38 +161,38 @@ public struct Session {
 
     /// An input failed (it could not be opened or read): reported once the text before it has
     /// settled (at once in plain mode); the run fails. Reading waits until it is out.
-    public mutating func report(_ error: TypewriteError, into out: inout SessionOutput) {
+    package mutating func report(_ error: TypewriteError, into out: inout SessionOutput) {
         if error.failsRun { failed = true }
         if isAnimated { waiting.append(error) } else { out.report(error) }
         settleDiagnostics(into: &out)
     }
 
     /// End of all input at `time`: whatever the stages still held is shown.
-    public mutating func endOfInput(at time: Seconds, into out: inout SessionOutput) {
+    package mutating func endOfInput(at time: Seconds, into out: inout SessionOutput) {
         guard !inputEnded else { return }
         lastTime = max(lastTime, time)
         let rest = pipeline.finish(at: time)
+        if copiesText { out.copy += rest }
         takePipelineErrors(into: &out)
         inputEnded = true
-        if isAnimated {
+        if writer != nil {
             writerReceiveDocuments(rest, at: time)
-            if fade != nil { fade!.endInput(at: time) } else { collapsed!.endInput(at: time) }
+            writer?.endInput(at: time)
             startFrames(at: time)
         } else {
             out.bytes += rest
         }
         settleDiagnostics(into: &out)
-        notePromptProgress(into: &out)
     }
 
     // MARK: Time
 
     /// Lets time pass to `time`: writes the frame that is due, if any.
-    public mutating func advance(to time: Seconds, into out: inout SessionOutput) {
+    package mutating func advance(to time: Seconds, into out: inout SessionOutput) {
         lastTime = max(lastTime, time)
         if let due = nextFrame, time >= due {
-            if fade != nil { fade!.frame(at: time, into: &out.bytes) } else if collapsed != nil { collapsed!.frame(at: time, into: &out.bytes) }
-            if writerIsAnimating {
+            writer?.frame(at: time, into: &out.bytes)
+            if writer?.isAnimating == true {
                 let next = due + Self.framePeriod
                 nextFrame = next > time ? next : time + Self.framePeriod
             } else {
@@ -192,48 +200,53 @@ public struct Session {
             }
         }
         settleDiagnostics(into: &out)
-        notePromptProgress(into: &out)
     }
 
     // MARK: Terminal events
 
-    /// Writes everything received so far at once, settled, and leaves the terminal as `cat` would
-    /// (colours reset, an open hyperlink closed): for SIGINT and SIGTERM, and for a library host
-    /// that cancels. Input counts as ended.
-    public mutating func cancel(at time: Seconds, into out: inout SessionOutput) {
+    /// Writes everything received so far at once, settled: for SIGINT and SIGTERM, and for a
+    /// library host that cancels. Input counts as ended.
+    /// - Parameters:
+    ///   - echo: what the tty echoed for the key that sent the signal (`^C`), if anything: it is
+    ///     written after the text, where `cat` would have shown it.
+    ///   - resetting: reset the colours and close a hyperlink the input left open (a library
+    ///     host going on writing); false leaves the terminal in the input's own state, as `cat`
+    ///     leaves it when it dies by the signal.
+    package mutating func cancel(at time: Seconds, echo: KeyEcho? = nil, resetting: Bool = true, into out: inout SessionOutput) {
         lastTime = max(lastTime, time)
-        if prompt == .asking, collapsed != nil {
-            collapsed!.press(.quit, at: time, into: &out.bytes)
-            out.bytes += CollapsedView.resetPen
-            prompt = .done
-            return
-        }
         if !inputEnded {
             let rest = pipeline.finish(at: time)
+            if copiesText { out.copy += rest }
             inputEnded = true
-            if isAnimated { writerReceive(rest, at: time) } else { out.bytes += rest }
+            if writer != nil { writer?.receive(rest, at: time) } else { out.bytes += rest }
         }
-        guard isAnimated else { return }
-        if fade != nil { fade!.endInput(at: time); fade!.flushSettled(into: &out.bytes) }
-        if collapsed != nil { collapsed!.endInput(at: time); collapsed!.flushSettled(into: &out.bytes) }
-        if hyperlinkOpen { out.bytes += Array("\u{1B}]8;;\u{1B}\\".utf8) }
-        out.bytes += Array("\u{1B}[0m".utf8)
+        guard writer != nil else { return }
+        if writer?.awaitsKeys == false { writer?.endInput(at: time) }
+        writer?.interrupt(echo: echo, into: &out.bytes)
+        if resetting {
+            if hyperlinkOpen { out.bytes += Array("\u{1B}]8;;\u{1B}\\".utf8) }
+            out.bytes += Array("\u{1B}[0m".utf8)
+        }
         nextFrame = nil
         for error in waiting { out.report(error) }
         waiting.removeAll()
-        prompt = .done
     }
 
     /// Writes everything received so far at once, settled, without ending the input: before a
     /// snapshot that replaced text moves the cursor back from the end of what was shown.
-    public mutating func settleNow(at time: Seconds, into out: inout SessionOutput) {
+    package mutating func settleNow(at time: Seconds, into out: inout SessionOutput) {
         lastTime = max(lastTime, time)
-        if fade != nil { fade!.flushSettled(echoMayHaveMoved: false, into: &out.bytes) }
-        if collapsed != nil { collapsed!.flushSettled(into: &out.bytes) }
+        writer?.settleNow(into: &out.bytes)
     }
 
+    /// The bytes that erase `echo`, which the tty wrote before the session's last output reached
+    /// the terminal (a signal came while it was being made, and the driver held it back); the
+    /// driver writes them, then that output, then what `handle` writes with the echo as not
+    /// landed. Nil when the echo's place is not certain.
+    package func eraseEcho(_ echo: KeyEcho) -> [UInt8]? { writer?.eraseEcho(echo) }
+
     /// What the driver does after a signal the session has seen.
-    public enum SignalResponse: Equatable, Sendable {
+    package enum SignalResponse: Equatable, Sendable {
         /// Nothing more: carry on.
         case carryOn
         /// End now by this signal (the output for it is written first; terminal modes restored).
@@ -244,51 +257,60 @@ public struct Session {
 
     /// A signal the process received, as far as the session cares. In plain mode signals keep
     /// their default actions, so a driver need not pass them; if it does, nothing is written.
-    public mutating func handle(_ signal: SessionSignal, at time: Seconds, into out: inout SessionOutput) -> SignalResponse {
+    /// - Parameter echo: what the tty echoed for the key that sent it (`^C`, `^\`, `^Z`), or
+    ///   would have echoed where typewrite had the echo off; nil when the signal came from
+    ///   elsewhere (`kill`) or the tty echoes no control characters.
+    package mutating func handle(_ signal: SessionSignal, echo: KeyEcho? = nil, at time: Seconds,
+                                into out: inout SessionOutput) -> SignalResponse {
         lastTime = max(lastTime, time)
         switch signal {
         case .interrupt, .terminate, .quit:
-            // Everything received so far, settled; the terminal as cat would leave it, reset.
-            cancel(at: time, into: &out)
+            // Everything received so far, settled, the key's echo after it; then the terminal as
+            // cat leaves it when it dies by the signal (the input's own colours).
+            cancel(at: time, echo: echo, resetting: false, into: &out)
             return .terminate
         case .hangUp:
             return .terminate  // the terminal is gone: nothing to write to
         case .suspend:
-            guard isAnimated else { return .suspend }
-            if prompt == .asking, collapsed != nil {
-                // Stopped from outside (Ctrl-Z is a key in the prompt): end the prompt, then stop.
-                collapsed!.press(.quit, at: time, into: &out.bytes)
-                prompt = .done
-                return .suspend
-            }
-            if fade != nil { fade!.flushSettled(into: &out.bytes); fade!.resetPen(into: &out.bytes) }
-            if collapsed != nil { collapsed!.flushSettled(into: &out.bytes); collapsed!.resetPen(into: &out.bytes) }
+            writer?.suspend(echo: echo, into: &out.bytes)
             return .suspend
         case .resume:
             // Continued after a stop typewrite did not see (SIGSTOP): the shell may have written.
-            if prompt != .asking { forgetCursor(into: &out) }
+            if writer?.awaitsKeys == false { writer?.forgetCursor(into: &out.bytes) }
             return .carryOn
         }
     }
 
     /// The process continues after the stop `handle` asked for: the shell wrote meanwhile.
-    public mutating func resumed(at time: Seconds, into out: inout SessionOutput) {
+    package mutating func resumed(at time: Seconds, into out: inout SessionOutput) {
         lastTime = max(lastTime, time)
-        if prompt != .done || collapsed == nil { forgetCursor(into: &out) }
+        writer?.resumed(into: &out.bytes)
         startFrames(at: time)
     }
 
     /// The terminal is now `columns` cells wide and `rows` high (SIGWINCH); nil when unknown.
-    public mutating func resize(columns: Int?, rows: Int?, into out: inout SessionOutput) {
-        if fade != nil { fade!.resize(columns: columns, rows: rows, into: &out.bytes) }
-        if collapsed != nil { collapsed!.resize(columns: columns, rows: rows, into: &out.bytes) }
+    package mutating func resize(columns: Int?, rows: Int?, into out: inout SessionOutput) {
+        writer?.resize(columns: columns, rows: rows, into: &out.bytes)
+        startFrames(at: lastTime)
+    }
+
+    /// Whether the driver should ask the terminal where the cursor is (`CSI 6 n`) and pass the
+    /// answer to `cursorReport`: after a resize that may have moved the cells still fading,
+    /// nothing more is written until then.
+    package var wantsCursorReport: Bool { writer?.wantsCursorReport == true }
+
+    /// The cursor's column (0-based) as the terminal reported it; nil when it could not be asked
+    /// (then the cells still fading stay as they are drawn, and the text goes on settled until a
+    /// line feed or carriage return).
+    package mutating func cursorReport(column: Int?, into out: inout SessionOutput) {
+        writer?.cursorReport(column: column, into: &out.bytes)
         startFrames(at: lastTime)
     }
 
     /// The terminal's colours, as it reported them (OSC 10/11): the fade runs between them from
     /// now on.
-    public mutating func useTerminalColors(_ colors: TerminalColors) {
-        if fade != nil { fade!.useTerminalColors(colors) }
+    package mutating func useTerminalColors(_ colors: TerminalColors) {
+        writer?.useTerminalColors(colors)
     }
 
     // MARK: The --collapse prompt
@@ -296,56 +318,25 @@ public struct Session {
     /// Starts the prompt once `wantsKeyboard`: with `keyboard` true the driver reads keys and
     /// passes them to `keys`; false (no foreground terminal) expands the view without asking.
     /// - Parameter screenRows: the terminal's height, nil when unknown.
-    public mutating func beginPrompt(keyboard: Bool, screenRows: Int?, at time: Seconds, into out: inout SessionOutput) {
-        guard prompt == .pending, collapsed != nil else { return }
+    package mutating func beginPrompt(keyboard: Bool, screenRows: Int?, at time: Seconds, into out: inout SessionOutput) {
+        guard wantsKeyboard else { return }
         lastTime = max(lastTime, time)
-        if keyboard {
-            collapsed!.beginPrompt(screenRows: screenRows, into: &out.bytes)
-        } else {
-            collapsed!.expandWithoutAsking(at: time, into: &out.bytes)
-        }
-        prompt = .asking
-        afterKeys(at: time, into: &out)
+        writer?.beginPrompt(keyboard: keyboard, screenRows: screenRows, at: time, into: &out.bytes)
+        startFrames(at: time)
     }
 
     /// Keys read from the terminal for the prompt (one read's bytes).
-    public mutating func keys(_ bytes: some Collection<UInt8>, at time: Seconds, into out: inout SessionOutput) {
-        guard prompt == .asking, collapsed != nil else { return }
+    package mutating func keys(_ bytes: some Collection<UInt8>, at time: Seconds, into out: inout SessionOutput) {
+        guard awaitsKeys else { return }
         lastTime = max(lastTime, time)
-        for key in CollapsedView.Key.parse(bytes) where collapsed!.awaitsKey {
-            collapsed!.press(key, at: time, into: &out.bytes)
-        }
-        afterKeys(at: time, into: &out)
+        writer?.keys(bytes, at: time, into: &out.bytes)
+        startFrames(at: time)
     }
 
     /// The keyboard is gone (hang-up, an error, or the terminal mode could not be set again after
     /// a stop): the prompt ends, the view stays as it is.
-    public mutating func keyboardLost(at time: Seconds, into out: inout SessionOutput) {
+    package mutating func keyboardLost(at time: Seconds, into out: inout SessionOutput) {
         keys([0x71], at: time, into: &out)  // as q
-    }
-
-    private mutating func afterKeys(at time: Seconds, into out: inout SessionOutput) {
-        startFrames(at: time)
-        notePromptProgress(into: &out)
-    }
-
-    /// Moves the prompt on: it is due once the collapsed view is drawn after the end of input,
-    /// and over once the view stops awaiting keys.
-    private mutating func notePromptProgress(into out: inout SessionOutput) {
-        guard let view = collapsed else { return }
-        switch prompt {
-        case .none:
-            if inputEnded, waiting.isEmpty, view.phase == .collapsed, !view.isAnimating { prompt = .pending }
-        case .asking:
-            guard !view.awaitsKey else { return }
-            if !view.isFinished {
-                // The view gave up folding (a resize): the rest of the text, at once.
-                collapsed!.flushSettled(into: &out.bytes)
-            }
-            prompt = .done
-        case .pending, .done:
-            break
-        }
     }
 
     // MARK: Helpers
@@ -359,160 +350,41 @@ public struct Session {
 
     /// Prints the waiting diagnostics once everything received so far is on screen and settled.
     private mutating func settleDiagnostics(into out: inout SessionOutput) {
-        guard !waiting.isEmpty, !writerIsAnimating, writerPendingBytes == 0 else { return }
+        guard !waiting.isEmpty, writer?.isAnimating != true, (writer?.pendingBytes ?? 0) == 0 else { return }
         for error in waiting { out.report(error) }
         waiting.removeAll()
         // stderr is the same terminal: the cursor moved without the renderer knowing.
-        forgetCursor(into: &out)
-    }
-
-    private mutating func forgetCursor(into out: inout SessionOutput) {
-        if fade != nil { fade!.forgetCursor(into: &out.bytes) }
-        if collapsed != nil { collapsed!.forgetCursor(into: &out.bytes) }
+        writer?.forgetCursor(into: &out.bytes)
     }
 
     private mutating func startFrames(at time: Seconds) {
-        if nextFrame == nil && writerIsAnimating { nextFrame = time }
-    }
-
-    private mutating func writerReceive(_ bytes: some Collection<UInt8>, at time: Seconds) {
-        if fade != nil { fade!.receive(bytes, at: time) } else if collapsed != nil { collapsed!.receive(bytes, at: time) }
+        if nextFrame == nil && writer?.isAnimating == true { nextFrame = time }
     }
 
     /// Passes the pipeline's text on, starting a new markdown document where it says one starts
     /// (between reasoning and answer).
     private mutating func writerReceiveDocuments(_ text: [UInt8], at time: Seconds) {
         let breaks = pipeline.takeDocumentBreaks()
-        guard fade != nil, fade!.highlightsMarkdown, !breaks.isEmpty else { return writerReceive(text, at: time) }
+        guard writer?.highlightsMarkdown == true, !breaks.isEmpty else { writer?.receive(text, at: time); return }
         var start = 0
         for b in breaks where b >= start && b <= text.count {
-            fade!.receive(text[start..<b], at: time)
-            fade!.startMarkdownDocument()
+            writer?.receive(text[start..<b], at: time)
+            writer?.startMarkdownDocument()
             start = b
         }
-        fade!.receive(text[start...], at: time)
+        writer?.receive(text[start...], at: time)
     }
 
     /// The text from here on replaces what followed `context` (a snapshot that rewrote its
     /// tail): markdown highlighting reads it as continuing `context`, not what was shown after
     /// it. The first `skipping` bytes received next (cursor moves to the change) are not text.
-    public mutating func restartMarkdown(after context: some Collection<UInt8>, skipping: Int = 0) {
-        fade?.restartMarkdownDocument(after: context, skipping: skipping)
+    package mutating func restartMarkdown(after context: some Collection<UInt8>, skipping: Int = 0) {
+        writer?.restartMarkdownDocument(after: context, skipping: skipping)
     }
 
     /// For the benchmark: clusters written, cells restyled, and restyles that could not be
     /// repainted; nil when markdown highlighting did not run.
-    public var markdownStatistics: (characters: Int, restyledCells: Int, restyledOffScreen: Int)? {
-        fade?.markdownStatistics
-    }
-
-    private var writerIsAnimating: Bool { fade?.isAnimating ?? collapsed?.isAnimating ?? false }
-    private var writerPendingBytes: Int { fade?.pendingBytes ?? collapsed?.pendingBytes ?? 0 }
-    private var writerPendingInputBytes: Int { fade?.pendingInputBytes ?? collapsed?.pendingInputBytes ?? 0 }
-    private var writerMemoryPerInputByte: Double { fade?.bytesOfMemoryPerInputByte ?? collapsed?.bytesOfMemoryPerInputByte ?? 1 }
-}
-
-/// The signals the session reacts to (POSIX names in the comments).
-public enum SessionSignal: Equatable, Sendable {
-    /// SIGINT (Ctrl-C).
-    case interrupt
-    /// SIGTERM.
-    case terminate
-    /// SIGQUIT (Ctrl-\).
-    case quit
-    /// SIGHUP: the terminal is gone.
-    case hangUp
-    /// SIGTSTP (Ctrl-Z).
-    case suspend
-    /// SIGCONT.
-    case resume
-}
-
-/// How a session is set up, decided once at start.
-public struct SessionSettings: Sendable {
-    /// Plain or animated.
-    public enum Mode: Sendable {
-        /// Bytes out = bytes in (or the decoded text), as each read returns; nothing added.
-        case plain
-        /// Paced and faded with these settings.
-        case animated(FadeConfiguration)
-    }
-
-    /// `--collapse`: at most `lines` rows, then a label that expands the view (seed 001).
-    public struct Collapse: Sendable {
-        /// Rows shown while collapsed (≥ 1).
-        public var lines: Int
-        public var moreLabel: String
-        public var lessLabel: String
-        /// Bytes held at most before the view expands by itself.
-        public var holdingLimit: Int
-
-        public init(lines: Int, moreLabel: String = "Read more", lessLabel: String = "Show less",
-                    holdingLimit: Int = 16 * 1024 * 1024) {
-            self.lines = max(1, lines)
-            self.moreLabel = moreLabel
-            self.lessLabel = lessLabel
-            self.holdingLimit = holdingLimit
-        }
-    }
-
-    public var mode: Mode
-    /// How the input bytes are read: raw text, or a model's wire stream to decode.
-    public var format: StreamFormat
-    /// What a decoded stream's reasoning does: hidden, shown dimmed before the answer, or shown.
-    public var thinking: ThinkingDisplay
-    /// Raw input only: say once at the end which `--format` would decode it, when it is plainly
-    /// a model stream (meant for a terminal, where nobody parses the output).
-    public var suggestsFormat: Bool
-    /// strftime(3) format of per-line timestamps; nil for none.
-    public var timestampFormat: String?
-    /// When text is highlighted as markdown (animated mode only): `.auto` when it is a decoded
-    /// model answer (any format but raw, the demo's answer), `.always` raw text too.
-    public var markdown: When = .auto
-    /// The collapsed view, on a terminal only; nil for none.
-    public var collapse: Collapse?
-
-    public init(mode: Mode, format: StreamFormat = .raw, thinking: ThinkingDisplay = .hide, suggestsFormat: Bool = false,
-                timestampFormat: String? = nil, collapse: Collapse? = nil) {
-        self.mode = mode
-        self.format = format
-        self.thinking = thinking
-        self.suggestsFormat = suggestsFormat
-        self.timestampFormat = timestampFormat
-        self.collapse = collapse
-    }
-}
-
-/// What a session call writes: terminal bytes, with diagnostics at their places among them (a
-/// diagnostic goes to standard error after the bytes before it and before the bytes after it).
-public struct SessionOutput: Sendable {
-    /// Bytes for the terminal (standard output), in order.
-    public var bytes: [UInt8] = []
-    /// Diagnostics, each with the count of `bytes` written before it.
-    public private(set) var diagnostics: [(offset: Int, error: TypewriteError)] = []
-
-    public init() {}
-
-    /// Adds a diagnostic after the bytes so far.
-    public mutating func report(_ error: TypewriteError) { diagnostics.append((bytes.count, error)) }
-
-    /// Whether there is nothing to write.
-    public var isEmpty: Bool { bytes.isEmpty && diagnostics.isEmpty }
-
-    /// Empties it for reuse.
-    public mutating func removeAll() {
-        bytes.removeAll(keepingCapacity: true)
-        diagnostics.removeAll()
-    }
-
-    /// Visits the output in order: runs of terminal bytes and the diagnostics between them.
-    public func visit(terminal: (ArraySlice<UInt8>) throws -> Void, diagnostic: (TypewriteError) -> Void) rethrows {
-        var start = 0
-        for (offset, error) in diagnostics {
-            if offset > start { try terminal(bytes[start..<offset]) }
-            start = offset
-            diagnostic(error)
-        }
-        if start < bytes.count { try terminal(bytes[start...]) }
+    package var markdownStatistics: (characters: Int, restyledCells: Int, restyledOffScreen: Int)? {
+        writer?.markdownStatistics
     }
 }

@@ -22,6 +22,9 @@ public enum TypewriteError: Error, Equatable, Sendable, CustomStringConvertible 
     case outputFailed(SystemError)
     /// The reader of the output has gone (EPIPE). Quiet by design, like `cat`: no message.
     case brokenPipe
+    /// A library host's output sink threw (`TypewriterOutput.terminal`, `.bytes`): its own error,
+    /// kept in `SinkFailure.underlying`.
+    case sinkFailed(SinkFailure)
     /// A setting out of range (a speed that is not a positive number, a negative fade width):
     /// `setting` names it, `value` is what was given.
     case invalidSetting(setting: String, value: String, expected: String)
@@ -45,6 +48,8 @@ public enum TypewriteError: Error, Equatable, Sendable, CustomStringConvertible 
             return "write error: \(error)"
         case .brokenPipe:
             return "write error: \(SystemError.brokenPipe)"
+        case .sinkFailed(let failure):
+            return "write error: \(failure)"
         case .invalidSetting(let setting, let value, let expected):
             return "invalid \(setting) '\(value)': expected \(expected)"
         }
@@ -60,4 +65,26 @@ public enum TypewriteError: Error, Equatable, Sendable, CustomStringConvertible 
         default: return true
         }
     }
+}
+
+/// The error an output sink threw, kept as it was thrown.
+public struct SinkFailure: Error, Equatable, Sendable, CustomStringConvertible {
+    private let box: Box
+    private final class Box: @unchecked Sendable {
+        // @unchecked: immutable after init.
+        let error: any Error
+        init(_ error: any Error) { self.error = error }
+    }
+
+    /// The sink's own error.
+    public var underlying: any Error { box.error }
+
+    /// Keeps `error` as the sink threw it.
+    public init(_ error: any Error) { box = Box(error) }
+
+    /// Its description (`String(describing:)` of the sink's error).
+    public var description: String { String(describing: box.error) }
+
+    /// Two failures are equal when their errors describe themselves alike.
+    public static func == (a: SinkFailure, b: SinkFailure) -> Bool { a.description == b.description }
 }

@@ -1,5 +1,5 @@
 /// `--collapse[=N]`: a paragraph shown in at most N rows, with a `Read more` label that expands it in
-/// place (after seed 001, ReadMoreText), brought to the terminal.
+/// place (`docs/design.md#collapsed-view`), brought to the terminal.
 ///
 /// While input streams, the first N rows (display rows, wrapped at the terminal's width) type in
 /// through a `FadeRenderer`; what comes after them is held, not drawn. When the text does not fit,
@@ -14,7 +14,7 @@
 /// row model cannot follow (cursor movement, BS), or when the terminal is resized or the job was
 /// stopped. The value type does no I/O: bytes, time and keys in, bytes out; the `Session` passes it
 /// the keys a driver reads.
-struct CollapsedView {
+struct CollapsedView: TerminalWriter {
     /// Text held beyond the visible rows, in bytes: beyond 16 MiB the view expands by itself.
     static let defaultHoldingLimit = 16 * 1024 * 1024
     /// Opacity the last visible row fades out to (half way, in OKLab lightness: still legible),
@@ -140,11 +140,21 @@ struct CollapsedView {
         }
     }
 
-    var isFinished: Bool {
+    /// Whether everything is drawn (the view may still wait for keys).
+    var isDrawn: Bool {
         guard inputEnded, !isAnimating else { return false }
         switch phase {
         case .streaming, .streamingAll: return renderer.isFinished
         default: return true
+        }
+    }
+
+    /// Whether everything is drawn and no prompt is due or open.
+    var isFinished: Bool {
+        switch prompt {
+        case .asking: return false
+        case .none: return phase != .collapsed && isDrawn
+        case .done: return isDrawn || phase == .done
         }
     }
 
@@ -195,15 +205,108 @@ struct CollapsedView {
         case .expanded, .done:
             break
         }
+        notePromptProgress(into: &out)
     }
 
-    mutating func flushSettled(into out: inout [UInt8]) {
-        renderer.flushSettled(into: &out)
+    /// Everything received, settled, for a signal that ends the run: a prompt that is open ends
+    /// as with q; text still typing is written at once; interrupted before the label was drawn,
+    /// the view is drawn as it would have ended.
+    mutating func interrupt(echo: KeyEcho?, into out: inout [UInt8]) {
+        if prompt == .asking {
+            press(.quit, at: lastTime, into: &out)
+            out += Self.resetPen
+            prompt = .done
+            return
+        }
+        renderer.interrupt(echo: echo, into: &out)
         if phase == .overflowing {
-            // Interrupted before the label was drawn: draw the view as it would have ended.
             showCollapsed(at: lastTime, fromTextEnd: true, into: &out)
             paintDim(step: dimTargetStep, into: &out)
         }
+        prompt = .done
+    }
+
+    mutating func suspend(echo: KeyEcho?, into out: inout [UInt8]) {
+        if prompt == .asking {
+            // Stopped from outside (Ctrl-Z is a key in the prompt): end the prompt, then stop.
+            press(.quit, at: lastTime, into: &out)
+            prompt = .done
+            return
+        }
+        renderer.suspend(echo: echo, into: &out)
+        if phase == .overflowing {
+            showCollapsed(at: lastTime, fromTextEnd: true, into: &out)
+            paintDim(step: dimTargetStep, into: &out)
+        }
+    }
+
+    mutating func resumed(into out: inout [UInt8]) {
+        if prompt != .done { forgetCursor(into: &out) }
+    }
+
+    mutating func settleNow(into out: inout [UInt8]) { renderer.settleNow(into: &out) }
+
+    func eraseEcho(_ echo: KeyEcho) -> [UInt8]? { phase == .streaming || phase == .streamingAll ? renderer.eraseEcho(echo) : nil }
+
+    mutating func relieveMemory(at time: Seconds, into out: inout [UInt8]) {
+        // Held text beyond the rows: the view expands by itself past its limit; the renderer's
+        // own text is relieved as for the fade.
+        renderer.relieveMemory(at: time, into: &out)
+    }
+
+    var wantsCursorReport: Bool { renderer.wantsCursorReport }
+    mutating func cursorReport(column: Int?, into out: inout [UInt8]) { renderer.cursorReport(column: column, into: &out) }
+
+    mutating func useTerminalColors(_ colors: TerminalColors) { renderer.useTerminalColors(colors) }
+
+    // Markdown is not highlighted in the collapsed view.
+    var highlightsMarkdown: Bool { false }
+    var markdownStatistics: (characters: Int, restyledCells: Int, restyledOffScreen: Int)? { nil }
+    mutating func startMarkdown() {}
+    mutating func startMarkdownDocument() {}
+    mutating func restartMarkdownDocument(after context: some Collection<UInt8>, skipping: Int) {}
+
+    // MARK: The prompt
+
+    private enum PromptState { case none, asking, done }
+    private var prompt = PromptState.none
+
+    /// The view is drawn collapsed after the end of input: keys decide what comes next.
+    var wantsKeyboard: Bool { prompt == .none && inputEnded && phase == .collapsed && !isAnimating }
+
+    /// Whether keys are being read for the prompt.
+    var awaitsKeys: Bool { prompt == .asking }
+
+    /// Starts the prompt once `wantsKeyboard`: with `keyboard` the driver reads keys and passes
+    /// them to `keys`; without (no foreground terminal) the view expands without asking.
+    mutating func beginPrompt(keyboard: Bool, screenRows: Int?, at time: Seconds, into out: inout [UInt8]) {
+        guard wantsKeyboard else { return }
+        lastTime = max(lastTime, time)
+        if keyboard {
+            beginPrompt(screenRows: screenRows, into: &out)
+        } else {
+            expandWithoutAsking(at: time, into: &out)
+        }
+        prompt = .asking
+        notePromptProgress(into: &out)
+    }
+
+    /// Keys read from the terminal for the prompt (one read's bytes); a lost keyboard is `q`.
+    mutating func keys(_ bytes: some Collection<UInt8>, at time: Seconds, into out: inout [UInt8]) {
+        guard prompt == .asking else { return }
+        lastTime = max(lastTime, time)
+        for key in Key.parse(bytes) where awaitsKey { press(key, at: time, into: &out) }
+        notePromptProgress(into: &out)
+    }
+
+    /// The prompt is over once the view stops awaiting keys.
+    private mutating func notePromptProgress(into out: inout [UInt8]) {
+        guard prompt == .asking, !awaitsKey else { return }
+        if !isDrawn {
+            // The view gave up folding (a resize): the rest of the text, at once.
+            renderer.settleNow(into: &out)
+        }
+        prompt = .done
     }
 
     mutating func resize(columns newColumns: Int?, rows newRows: Int?, into out: inout [UInt8]) {
@@ -212,8 +315,6 @@ struct CollapsedView {
         giveUp(labelRowKnown: true, into: &out)
         renderer.resize(columns: newColumns, rows: newRows, into: &out)
     }
-
-    mutating func resetPen(into out: inout [UInt8]) { renderer.resetPen(into: &out) }
 
     mutating func forgetCursor(into out: inout [UInt8]) {
         // The shell wrote to the terminal meanwhile: the rows drawn are no longer where they were.
@@ -242,7 +343,7 @@ struct CollapsedView {
             phase = .expanding
         case (.toggle, .expanding):
             // Impatient: the rest at once.
-            renderer.flushSettled(into: &out)
+            renderer.settleNow(into: &out)
             finishExpansion(into: &out)
         case (.toggle, .expanded):
             collapse(at: time, into: &out)
@@ -252,7 +353,7 @@ struct CollapsedView {
             out += Self.resetPen + Array("\r\n".utf8)
             phase = .done
         case (.quit, .expanding):
-            renderer.flushSettled(into: &out)
+            renderer.settleNow(into: &out)
             phase = .done
         default:
             break
@@ -446,7 +547,7 @@ struct CollapsedView {
         if labelCells > 0 { out += Array("\u{1B}[\(labelCells)C".utf8) }
     }
 
-    /// `pen` with its foreground `opacity` of the way from the background (TERMINAL-NOTES §3).
+    /// `pen` with its foreground `opacity` of the way from the background (`docs/colour.md#the-fades-colours`).
     private func dimmed(_ pen: GraphicRendition, opacity: Double) -> GraphicRendition {
         guard opacity < 1, pen.allowsFade else { return pen }
         switch configuration.colorDepth {

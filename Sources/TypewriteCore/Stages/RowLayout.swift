@@ -1,6 +1,6 @@
 /// Where a terminal `columns` cells wide draws the input, row by row, as `cat` would leave it, as
 /// the one `TerminalModel` follows it (autowrap with pending wrap, early wrap of a wide cluster,
-/// CR, LF with ONLCR, TAB stops; TERMINAL-NOTES §1, §2), with the rows counted and one row's cells
+/// CR, LF with ONLCR, TAB stops; docs/terminals.md, docs/widths.md), with the rows counted and one row's cells
 /// recorded.
 ///
 /// Rows are counted from the row the input starts on (row 0, assumed to start at column 0). The

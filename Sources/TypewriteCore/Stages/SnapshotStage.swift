@@ -7,7 +7,7 @@ public enum SnapshotUpdate: Equatable, Sendable {
     /// Text was replaced and typing restarted in place, at UTF-8 byte `offset` of the new text
     /// (where the two differ, at a grapheme cluster boundary): the cursor moved back up within
     /// rows this typewriter wrote, the rest of the screen below was erased, and the new text from
-    /// there types in (seed 000: restart from the shared prefix).
+    /// there types in (docs/design.md#replaced-text).
     case rewritten(offset: Int)
     /// Text was replaced where it cannot be rewritten (scrolled off, or the rows between hold
     /// something of uncertain geometry, or the output is not a terminal that takes cursor
@@ -16,7 +16,7 @@ public enum SnapshotUpdate: Equatable, Sendable {
     case appendedBelow(lineStart: Int)
 }
 
-/// Turns a stream of snapshots (seed 004: each one the whole response so far) into the bytes to
+/// Turns a stream of snapshots (each one the whole response so far: docs/design.md#snapshots-and-deltas) into the bytes to
 /// type: the growth of each, or — when text was replaced — the moves that restart it where it
 /// differs, if the screen still shows that place with certain geometry.
 ///

@@ -1,5 +1,5 @@
 /// `--timestamps[=FORMAT]`: each line starts with the local time its first byte arrived, like
-/// moreutils `ts` (after the timestamped lines of seed 002, TypewriterConsole).
+/// moreutils `ts` (docs/design.md#timestamps-and-progress-lines).
 ///
 /// A byte transform that runs after the `--format` decoder. It reads the stream with the same
 /// `Tokenizer` as the renderer and follows its pen with the same `TerminalModel`, so that only real

@@ -1,5 +1,5 @@
 /// A colour as the terminal knows it.
-public enum TerminalColor: Hashable, Sendable {
+package enum TerminalColor: Hashable, Sendable {
     /// The terminal's own default foreground or background.
     case `default`
     /// An entry of the 256-colour palette (0–15 are the theme's 16 colours).
@@ -10,7 +10,9 @@ public enum TerminalColor: Hashable, Sendable {
 
 /// An sRGB colour with 8 bits per channel.
 public struct RGB: Hashable, Sendable {
+    /// The channels, 0–255 each.
     public var red: UInt8, green: UInt8, blue: UInt8
+    /// A colour from its three channels, 0–255 each.
     public init(_ red: UInt8, _ green: UInt8, _ blue: UInt8) {
         self.red = red; self.green = green; self.blue = blue
     }
@@ -43,7 +45,7 @@ public struct RGB: Hashable, Sendable {
 /// Each attribute family ("slot") remembers the raw parameter text that last set it, so replaying
 /// the state gives the terminal exactly what the input gave it, colon sub-parameters included.
 /// `render()` is the state as one SGR parameter list after a reset.
-public struct GraphicRendition: Hashable, Sendable {
+package struct GraphicRendition: Hashable, Sendable {
     enum Slot: Int, CaseIterable {
         case bold, faint, italic, underline, blink, reverse, conceal, strike, font, proportional,
              frame, overline, ideogram, script, foreground, background, underlineColor
@@ -52,25 +54,25 @@ public struct GraphicRendition: Hashable, Sendable {
     /// Parameters typewrite does not know; kept in order so that nothing the input asked for is lost.
     private var unknown: [String] = []
 
-    public init() {}
+    package init() {}
 
     /// The state with nothing set: what `CSI 0 m` leaves.
-    public var isDefault: Bool { unknown.isEmpty && slots.allSatisfy { $0 == nil } }
+    package var isDefault: Bool { unknown.isEmpty && slots.allSatisfy { $0 == nil } }
 
     /// What one SGR sequence did, beyond the new state.
-    public struct Outcome: Equatable, Sendable {
+    package struct Outcome: Equatable, Sendable {
         /// It reset the state (a `0` or empty parameter), so what it leaves does not depend on the
         /// state before it.
-        public var reset = false
+        package var reset = false
         /// After its last reset it had a parameter terminals read differently (an incomplete or
         /// out-of-range extended colour, an unknown selector, style or code, sub-parameters where
         /// none belong): xterm ignores most of them, others (pyte, some terminals) do not.
-        public var ambiguous = false
+        package var ambiguous = false
     }
 
     /// Applies the parameter bytes of one SGR sequence (between `CSI` and `m`).
     @discardableResult
-    public mutating func apply(parameters: some Collection<UInt8>) -> Outcome {
+    package mutating func apply(parameters: some Collection<UInt8>) -> Outcome {
         let params = String(decoding: parameters, as: UTF8.self).split(separator: ";", omittingEmptySubsequences: false).map(String.init)
         var outcome = Outcome()
         if params.isEmpty { self = GraphicRendition(); outcome.reset = true; return outcome }
@@ -167,7 +169,7 @@ public struct GraphicRendition: Hashable, Sendable {
     private mutating func set(_ slot: Slot, _ value: String?) { slots[slot.rawValue] = value }
 
     /// The parameters that rebuild this state after a reset, joined with `;` (empty when default).
-    public func render() -> String {
+    package func render() -> String {
         (slots.compactMap { $0 } + unknown).joined(separator: ";")
     }
 
@@ -180,19 +182,19 @@ public struct GraphicRendition: Hashable, Sendable {
     }
 
     /// The foreground the input asked for (30–37, 90–97, 38;5;n, 38;2;r;g;b and colon forms).
-    public var foreground: TerminalColor { Self.color(slots[Slot.foreground.rawValue]) }
+    package var foreground: TerminalColor { Self.color(slots[Slot.foreground.rawValue]) }
     /// The background the input asked for.
-    public var background: TerminalColor { Self.color(slots[Slot.background.rawValue]) }
+    package var background: TerminalColor { Self.color(slots[Slot.background.rawValue]) }
 
     /// Whether text in this state is in the terminal's default colours (foreground and
     /// background, not reversed or concealed), where markdown styles may go on top of it.
-    public var hasDefaultColors: Bool {
+    package var hasDefaultColors: Bool {
         slots[Slot.foreground.rawValue] == nil && slots[Slot.background.rawValue] == nil
             && slots[Slot.reverse.rawValue] == nil && slots[Slot.conceal.rawValue] == nil
     }
 
-    /// Whether cells in this state may fade: not reverse video, concealed or faint (TERMINAL-NOTES §4).
-    public var allowsFade: Bool {
+    /// Whether cells in this state may fade: not reverse video, concealed or faint (docs/input.md#what-is-not-faded).
+    package var allowsFade: Bool {
         slots[Slot.reverse.rawValue] == nil && slots[Slot.conceal.rawValue] == nil && slots[Slot.faint.rawValue] == nil
     }
 
@@ -208,7 +210,7 @@ public struct GraphicRendition: Hashable, Sendable {
     var foregroundParameter: String? { slots[Slot.foreground.rawValue] }
 
     /// Whether a colour of this state is a 24-bit one (foreground, background or underline).
-    public var usesTrueColor: Bool {
+    package var usesTrueColor: Bool {
         [Slot.foreground, .background, .underlineColor].contains { slot in
             if case .rgb = Self.color(slots[slot.rawValue]) { return true }
             return false

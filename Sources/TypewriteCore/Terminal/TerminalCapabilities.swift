@@ -9,7 +9,7 @@ public enum When: String, Sendable, CaseIterable {
 /// Facts about typewrite itself.
 public enum Typewrite {
     /// The version `typewrite --version` prints, and the package's release tag.
-    public static let version = "0.2.0"
+    public static let version = "0.3.0"
 }
 
 /// What typewrite may do on an output, decided once from the caller's choices, the environment
@@ -19,20 +19,20 @@ public enum Typewrite {
 /// The rules, in order: not a terminal (or reduced motion) → plain bytes; `TERM` unset or `dumb`,
 /// or `NO_COLOR` set and not empty (no-color.org) → no escape sequences of typewrite's own,
 /// unless colour is forced; colour depth from `COLORTERM` (`truecolor`, `24bit`) and `TERM`.
-public struct TerminalCapabilities: Equatable, Sendable {
+package struct TerminalCapabilities: Equatable, Sendable {
     /// Whether text is paced and faded (false: plain mode, bytes out = bytes in).
-    public var animates: Bool
+    package var animates: Bool
     /// How the fade is drawn; `.none` means no colours from typewrite.
-    public var colorDepth: ColorDepth
+    package var colorDepth: ColorDepth
     /// Whether typewrite may write SGR attributes of its own (bold, italic, underline, for
     /// markdown): with colours, and also under `NO_COLOR`, which asks for no colour only
     /// (no-color.org); not with `--color=never` or a `TERM` that is unset or `dumb`.
-    public var allowsAttributes: Bool
+    package var allowsAttributes: Bool
     /// Whether the terminal's background is light (from COLORFGBG; else assumed dark).
-    public var lightBackground: Bool
+    package var lightBackground: Bool
     /// Whether East Asian ambiguous-width characters are wide: under a CJK locale (LC_ALL,
     /// LC_CTYPE or LANG of ja, ko or zh), as terminals configured for those locales draw them (UAX #11).
-    public var ambiguousIsWide: Bool
+    package var ambiguousIsWide: Bool
 
     /// Decides the capabilities.
     /// - Parameters:
@@ -43,7 +43,7 @@ public struct TerminalCapabilities: Equatable, Sendable {
     ///     empty or `0`); `.always` animates even into a pipe (for recordings).
     ///   - color: `.auto` honours `NO_COLOR` and `TERM`; `.always` colours anyway.
     ///   - reduceMotion: the user asked for no motion: plain mode whatever `animate` says.
-    public init(environment: [String: String], outputIsTerminal: Bool, animate: When = .auto, color: When = .auto,
+    package init(environment: [String: String], outputIsTerminal: Bool, animate: When = .auto, color: When = .auto,
                 reduceMotion: Bool = false) {
         let reducedMotion = environment["REDUCED_MOTION"].map { !$0.isEmpty && $0 != "0" } ?? false
         switch animate {
@@ -90,7 +90,7 @@ public struct TerminalCapabilities: Equatable, Sendable {
     ///   - rows: its height in rows, nil when unknown (then rows about to scroll away unseen are
     ///     not written ahead).
     ///   - ambiguousIsWide: the user says ambiguous-width characters are two cells wide.
-    public func fadeConfiguration(columns: Int?, rows: Int? = nil, newlineReturnsCarriage: Bool = true,
+    package func fadeConfiguration(columns: Int?, rows: Int? = nil, newlineReturnsCarriage: Bool = true,
                                   ambiguousIsWide userWide: Bool = false) -> FadeConfiguration {
         var configuration = FadeConfiguration()
         configuration.colorDepth = colorDepth

@@ -1,9 +1,11 @@
 // The terminal's answer to a colour query: what to send and how to read the reply. The query
-// itself is made by the driver's event loop (`ColorQuery` in Drivers/PollDriver.swift).
+// itself is made by the driver's event loop (`TerminalQuery` in Sources/TypewriteCLI/TerminalQuery.swift).
 
 /// The terminal's default colours, as reported to OSC 10 / OSC 11 queries (xterm ctlseqs).
 public struct TerminalColors: Equatable, Sendable {
+    /// The default foreground (OSC 10), nil when not reported.
     public var foreground: RGB?
+    /// The default background (OSC 11), nil when not reported.
     public var background: RGB?
     /// Palette entries the terminal reported (OSC 4), by index.
     public var palette: [UInt8: RGB] = [:]
@@ -19,6 +21,7 @@ public struct TerminalColors: Equatable, Sendable {
         Array(("\u{1B}]10;?\u{7}\u{1B}]11;?\u{7}" + palette.map { "\u{1B}]4;\($0);?\u{7}" }.joined() + "\u{1B}[c").utf8)
     }
 
+    /// Colours a host knows (from its own query, or its configuration); nil for unknown.
     public init(foreground: RGB? = nil, background: RGB? = nil, palette: [UInt8: RGB] = [:]) {
         self.foreground = foreground
         self.background = background

@@ -6,7 +6,7 @@
 /// view measures the rows of text it holds with it, the timestamps read the pen from it. It writes
 /// nothing; a follower feeds it each token it passes on, in order.
 ///
-/// Rules (ECMA-48; xterm ctlseqs; the VT500 parser of vt100.net; TERMINAL-NOTES §1, §2):
+/// Rules (ECMA-48; xterm ctlseqs; the VT500 parser of vt100.net; docs/terminals.md, docs/widths.md):
 /// - Autowrap with pending wrap: drawing into the last column leaves the cursor there with the next
 ///   cluster wrapping first (`column == columns`); a wide cluster that does not fit wraps early.
 /// - CR goes to column 0, LF to the next row (and column 0 when the tty has ONLCR), TAB to the next
@@ -78,6 +78,12 @@ struct TerminalModel: Sendable {
     /// Counts the times what the cursor's row shows may have changed in a way a record of its
     /// cells cannot follow (a new row, a forgotten column, erased or shifted cells).
     private(set) var rowChanges = 0
+    /// Whether the rows below the cursor are known to be blank: from the start (the cursor on the
+    /// shell's fresh row) until the input moves the cursor in a way the model does not follow.
+    private(set) var rowsBelowAreBlank = true
+    /// Counts the rows the cursor reached by a line feed or a wrap while `rowsBelowAreBlank`: a
+    /// record of the cursor's row that starts there starts from a blank row.
+    private(set) var blankRowStarts = 0
 
     /// What DECSC (ESC 7, and CSI s or entering the 1049 alternate screen) saves: the pen and the
     /// character set state, one slot for each screen (xterm). `penIsUnknown` is set when terminals
@@ -118,9 +124,21 @@ struct TerminalModel: Sendable {
     /// The cursor is on a new row (reached by wrapping when `wrapped`).
     mutating func newRow(wrapped: Bool) {
         rowChanges &+= 1
+        if rowsBelowAreBlank { blankRowStarts &+= 1 }
         rowWrapped = wrapped
         lastClusterWidth = nil
         if let r = row { row = r + 1 }
+    }
+
+    /// The terminal reported the cursor's column (after a resize that may have reflowed its row):
+    /// the column is known again, pending wrap is off, and the row counts as reached by wrapping.
+    mutating func cursorFound(column c: Int) {
+        guard let columns, c < columns else { return }
+        rowChanges &+= 1
+        column = c
+        pendingWrap = false
+        rowWrapped = true
+        lastClusterWidth = nil
     }
 
     /// Something moved the cursor to a column the model cannot tell.
@@ -133,6 +151,7 @@ struct TerminalModel: Sendable {
     /// The cursor moved vertically in a way the model does not follow.
     mutating func forgetRow() {
         row = nil
+        rowsBelowAreBlank = false
     }
 
     /// Counts rows from here: the cursor's row is row 0 (a follower that starts counting late, or
@@ -258,7 +277,7 @@ struct TerminalModel: Sendable {
                 forgetColumn()
             }
             lastClusterWidth = nil
-        case 0x08:  // BS: margins disagree at pending wrap and column 0 (TERMINAL-NOTES §1)
+        case 0x08:  // BS: margins disagree at pending wrap and column 0 (docs/terminals.md#pending-wrap)
             if let c = column, !pendingWrap, c > 0 { column = c - 1 } else { forgetColumn() }
             lastClusterWidth = nil
         case 0x0E: shiftedOut = true

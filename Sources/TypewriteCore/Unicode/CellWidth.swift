@@ -2,12 +2,12 @@
 //
 // The per-scalar data lives in CellWidthTable.swift, generated from the Unicode Character Database
 // by Scripts/generate-cell-widths.py. This file holds the rules that combine it; the reasons behind
-// them are in TERMINAL-NOTES.md section 2.
+// them, and the measurements, are in docs/widths.md.
 
 /// Cell width of text in a terminal that sums the widths of the scalars (tmux, alacritty, xterm, pyte...).
 ///
 /// All widths are in terminal cells (columns). Per scalar (UAX #11 East Asian Width, with the
-/// zero-width rules of TERMINAL-NOTES §2, data from the Unicode version in ``unicodeVersion``):
+/// zero-width rules of docs/widths.md#cell-width-of-a-scalar, data from the Unicode version in ``unicodeVersion``):
 ///
 /// - **0** for nonspacing and enclosing marks (General_Category Mn, Me), format characters (Cf),
 ///   Default_Ignorable_Code_Point, Hangul medial vowel and final consonant jamo (V and T:
@@ -26,14 +26,14 @@
 /// ZWJ U+200D; VS15/VS16 U+FE0E/U+FE0F; emoji modifiers U+1F3FB–1F3FF; regional indicators
 /// U+1F1E6–1F1FF; tag characters U+E0020–E007F; COMBINING ENCLOSING KEYCAP U+20E3; U+00AD SOFT
 /// HYPHEN; private use (Co); unassigned (Cn) code points and noncharacters; Extended_Pictographic
-/// scalars assigned after Unicode 12.0 (the notes measured U+1FAE8 as −1, 2 and 0). A cluster of
+/// scalars assigned after Unicode 12.0 (U+1FAE8 measured as −1, 2 and 0: docs/widths.md#uncertain-widths). A cluster of
 /// two or more scalars is also uncertain when it contains a Hangul conjoining jamo (U+1100–11FF,
 /// U+A960–A97F, U+D7B0–D7FF), a spacing combining mark (Mc), or a scalar after the first whose
 /// width is not 0 (Indic conjuncts such as क्षि, Thai ำ, prepended concatenation marks).
 ///
 /// `of` does not allocate; ASCII is answered without touching the table; other scalars cost one
 /// two-level table lookup.
-public enum CellWidth {
+package enum CellWidth {
     /// Width in cells of one scalar: 0 for Mn, Me, Cf, Default_Ignorable_Code_Point, Hangul medial/final jamo (V/T, U+1160–11FF, U+D7B0–D7FF), and C0/C1 controls; 2 for East_Asian_Width W and F; 1 otherwise. Ambiguous (A) is 1 unless ambiguousIsWide.
     ///
     /// - Parameters:
@@ -42,7 +42,7 @@ public enum CellWidth {
     ///   - ambiguousIsWide: count East Asian Ambiguous scalars as 2 cells (CJK locales).
     /// - Returns: 0, 1 or 2 cells.
     @inlinable
-    public static func of(_ scalar: Unicode.Scalar, ambiguousIsWide: Bool = false) -> Int {
+    package static func of(_ scalar: Unicode.Scalar, ambiguousIsWide: Bool = false) -> Int {
         let value = scalar.value
         if value < 0x7F {
             return value >= 0x20 ? 1 : 0
@@ -57,7 +57,7 @@ public enum CellWidth {
     /// mode display; `isCertain` tells whether terminals are known to agree on it (rules in the
     /// type's documentation). An empty sequence measures 0 cells, certain.
     @inlinable
-    public static func measure<S: Sequence>(
+    package static func measure<S: Sequence>(
         _ scalars: S, ambiguousIsWide: Bool = false
     ) -> ClusterWidth where S.Element == Unicode.Scalar {
         var cells = 0
@@ -84,13 +84,13 @@ public enum CellWidth {
     /// when ``of(_:ambiguousIsWide:)`` depends on `ambiguousIsWide`. (Ambiguous marks such as
     /// U+0301 and U+00AD are 0 either way and return false.)
     @inlinable
-    public static func isAmbiguous(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isAmbiguous(_ scalar: Unicode.Scalar) -> Bool {
         let value = scalar.value
         return value >= 0x7F && classBits(value) & classWidthMask == classAmbiguous
     }
 
     /// The Unicode version of the Character Database the width table was generated from.
-    public static var unicodeVersion: String { CellWidthTable.unicodeVersion }
+    package static var unicodeVersion: String { CellWidthTable.unicodeVersion }
 
     // MARK: - Table access (layout documented in CellWidthTable.swift and the generator)
 
@@ -123,16 +123,16 @@ public enum CellWidth {
 }
 
 /// The width of a grapheme cluster and whether terminals agree on it.
-public struct ClusterWidth: Equatable, Sendable {
+package struct ClusterWidth: Equatable, Sendable {
     /// Cells the cluster occupies in a terminal that sums the widths of its scalars.
-    public var cells: Int
+    package var cells: Int
     /// False when terminals are known to disagree on the width (emoji sequences, flags, keycaps,
     /// private use, unassigned or very new scalars, Indic conjuncts and jamo sequences, soft
-    /// hyphen): such a cluster should be written settled and treated as a barrier (TERMINAL-NOTES §1).
-    public var isCertain: Bool
+    /// hyphen): such a cluster should be written settled and treated as a barrier (docs/terminals.md#the-fades-safety-rules).
+    package var isCertain: Bool
 
     @inlinable
-    public init(cells: Int, isCertain: Bool) {
+    package init(cells: Int, isCertain: Bool) {
         self.cells = cells
         self.isCertain = isCertain
     }

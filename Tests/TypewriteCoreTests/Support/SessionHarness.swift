@@ -9,6 +9,8 @@ struct SessionHarness {
     var terminal: VirtualTerminal
     /// Everything written to the terminal, in order.
     var output: [UInt8] = []
+    /// What `--tee` got (with `copiesText`).
+    var copy: [UInt8] = []
     /// Diagnostics, in order, each with the count of terminal bytes written before it.
     var diagnostics: [(offset: Int, error: TypewriteError)] = []
 
@@ -30,10 +32,17 @@ struct SessionHarness {
     }
 
     mutating func take(_ out: SessionOutput) {
+        copy += out.copy
         out.visit(terminal: { bytes in
             output += bytes
             terminal.feed(bytes)
         }, diagnostic: { diagnostics.append((output.count, $0)) })
+    }
+
+    /// Bytes the terminal got from elsewhere (the tty's echo of a key), not from the session.
+    mutating func take(tty bytes: String) {
+        output += Array(bytes.utf8)
+        terminal.feed(Array(bytes.utf8))
     }
 
     /// Lets `seconds` pass, running every frame that falls due.

@@ -2,7 +2,7 @@
 //
 // It consumes raw output bytes (whatever typewrite or `cat` would write to a tty) and exposes the
 // screen, the scrollback and the cursor so tests can assert "once the fade settles, the screen is
-// exactly what `cat` of the same bytes would have left" (see /work/shared/TERMINAL-NOTES.md).
+// exactly what `cat` of the same bytes would have left" (docs/terminals.md).
 //
 // Parser: the DEC VT500-series state machine (vt100.net/emu/dec_ansi_parser; the alacritty `vte`
 // crate) over bytes, with an incremental UTF-8 decoder in the ground state. Sequences and UTF-8 may be
@@ -10,7 +10,7 @@
 // the same as `String(decoding:as: UTF8.self)`), drawn one cell wide. Cell widths come from
 // `TypewriteCore.CellWidth.of` and are summed per scalar, as tmux and most terminals do.
 //
-// Margin behaviour (`MarginConvention`, TERMINAL-NOTES §1) is the one deliberate knob:
+// Margin behaviour (`MarginConvention`, docs/terminals.md#pending-wrap) is the one deliberate knob:
 //   .xterm  (xterm, VTE, alacritty, pyte, …): BS / CUB n from pending wrap clear the wrap flag and move
 //           left from the last column: BS lands on column width−2, CUB n on width−1−n.
 //           BS at column 0 stays.

@@ -1,4 +1,4 @@
-import TypewriteCore
+@testable import TypewriteCore
 
 /// Runs the properties every `StreamDecoder` promises on one fuzz input:
 /// - the events are the same however the input is cut into reads (whole, a chunking derived from

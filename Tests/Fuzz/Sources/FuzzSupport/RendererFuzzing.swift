@@ -1,4 +1,4 @@
-import TypewriteCore
+@testable import TypewriteCore
 
 /// Settings and reads one renderer fuzz input runs with, all derived from its bytes.
 public struct RendererCase {

@@ -1,6 +1,6 @@
 import Foundation
 import FuzzSupport
-import TypewriteCore
+@testable import TypewriteCore
 
 /// The library's snapshot path through its public API (`Typewriter.show(snapshot:)`), on a
 /// manual frame timer and a virtual terminal. The input is cut into edits: each keeps a prefix of

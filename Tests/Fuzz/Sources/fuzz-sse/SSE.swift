@@ -1,5 +1,5 @@
 import FuzzSupport
-import TypewriteCore
+@testable import TypewriteCore
 
 /// SSEDecoder, with limits small enough for fuzz inputs to reach them.
 @_cdecl("LLVMFuzzerTestOneInput")

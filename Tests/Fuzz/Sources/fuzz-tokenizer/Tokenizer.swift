@@ -1,5 +1,5 @@
 import FuzzSupport
-import TypewriteCore
+@testable import TypewriteCore
 
 /// What one input byte is to the terminal, as a token classifies it.
 private enum ByteClass: Equatable {

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import TypewriteCore
 
 /// Where the text comes from, in order.
 package enum InputSource: Sendable {
@@ -42,6 +43,9 @@ package struct PollDriver {
         package var queryPalette: [UInt8] = []
         /// Stops the process (SIGTSTP's default action) and returns once it continues.
         package var suspend: () -> Void = {}
+        /// `--tee FILE`: where what a pipe would receive is copied, as it arrives, and its name
+        /// for a message.
+        package var tee: (descriptor: Int32, name: String)?
 
         package init(inputs: [InputSource]) { self.inputs = inputs }
     }
@@ -63,6 +67,9 @@ package struct PollDriver {
     package static let burstSize = 1024 * 1024
     /// Bytes read at a time in plain mode.
     package static let plainReadSize = 128 * 1024
+    /// How long the loop lets the tty's echo of a signal's key reach the terminal before it
+    /// writes, in seconds.
+    static let echoWait: Seconds = 0.001
     /// Bytes copied at a time inside the kernel in plain mode (see `copiesInKernel`).
     static let kernelCopySize = 1024 * 1024
 
@@ -74,7 +81,17 @@ package struct PollDriver {
     /// Control-D is reported only once, so it must not be lost behind the data before it).
     private var endSeen = false
     private var keyMode: SavedTerminalMode?
-    private var colorQuery: ColorQuery?
+    private var colorQuery: TerminalQuery?
+    private var cursorQuery: TerminalQuery?
+    /// When the next cursor position query may be sent (a moment after a resize), and how many
+    /// answers in a row came from before it.
+    private var cursorQueryFrom: Seconds = 0
+    private var cursorQueries = 0
+    /// The copy's write failed (said once; the run goes on and fails at the end).
+    private var teeFailed = false
+    /// Output made before a signal arrived and not written yet: it goes out after the signal is
+    /// handled, behind the erasure of the key's echo.
+    private var held = SessionOutput()
     /// Whether the current input goes to the output inside the kernel (`System.copyInKernel`):
     /// bytes passed through unchanged from a regular file to anything but a terminal. Decided
     /// when the input opens; off for good once the kernel refuses the pair.
@@ -86,8 +103,11 @@ package struct PollDriver {
     package mutating func run(_ session: inout Session) -> Outcome {
         let outcome = loop(&session)
         leaveKeyMode()
-        if outcome != .signal(.hangUp) { colorQuery?.finish(session: &session) }
-        colorQuery = nil
+        if outcome != .signal(.hangUp) {
+            finishColorQuery(&session)
+            cursorQuery?.finish()
+        }
+        cursorQuery = nil
         return outcome
     }
 
@@ -99,30 +119,72 @@ package struct PollDriver {
         defer { buffer.deallocate() }
         let watchReader = session.isAnimated && System.isPipe(setup.output)
         var out = SessionOutput()
-        if setup.queryColors && session.isAnimated { colorQuery = ColorQuery.start(palette: setup.queryPalette) }
+        if setup.queryColors && session.isAnimated {
+            colorQuery = TerminalQuery.start(TerminalColors.request(palette: setup.queryPalette), giveUp: 2)
+        }
 
         while true {
             var now = System.monotonicNow()
+            if let signals = setup.signals, !out.isEmpty, System.poll([(signals, System.pollIn)], timeout: 0)[0] & System.pollIn != 0 {
+                // A signal came while this output was being made: the tty may have echoed a key
+                // where the cursor rests now, so the output waits until the signal is handled.
+                held.append(out)
+                out.removeAll()
+                for (signo, fromTerminal) in System.drainSignals(signals) {
+                    if let response = handleSignal(signo, fromTerminal: fromTerminal, &session, at: now, out: &out) { return response }
+                }
+                continue
+            }
+            if !held.isEmpty {
+                held.append(out)
+                out = held
+                held.removeAll()
+            }
             if let failure = emit(&out) { return failure }
             if current == nil && demo == nil && !session.inputEnded && session.wantsInput {
                 openNextInput(&session, at: now, into: &out)
                 continue
             }
-            if session.isFinished { return .finished(failed: session.failed) }
+            if session.isFinished { return .finished(failed: session.failed || teeFailed) }
             if session.wantsKeyboard {
                 beginPrompt(&session, at: now, into: &out)
                 continue
             }
-            if let due = session.nextDeadline, now >= due {
+            // The first frames wait a moment for the terminal's colours, so no cell starts its fade
+            // from an assumed background (a dark one on a light terminal runs backwards).
+            let framesFrom = colorQuery.map { $0.firstFrameAt } ?? 0
+            if let due = session.nextDeadline, now >= max(due, framesFrom) {
                 session.advance(to: now, into: &out)
                 continue
             }
 
             let reading = session.wantsInput ? current : nil
-            var timeout = endSeen && reading != nil ? 0 : session.nextDeadline.map { $0 - now }
+            var timeout = endSeen && reading != nil ? 0 : session.nextDeadline.map { max($0, framesFrom) - now }
             if let demo { timeout = min(timeout ?? .infinity, demo.due - now) }
             if let query = colorQuery {
                 if now >= query.giveUpAt { colorQuery?.abandon(); colorQuery = nil; continue }
+                timeout = min(timeout ?? .infinity, query.giveUpAt - now)
+            }
+            if session.wantsCursorReport && cursorQuery == nil {
+                // The terminal's size changed and where the fading cells are depends on how it
+                // reflowed its rows: ask where the cursor is (not while another query waits), a
+                // moment after the resize, so the terminal has finished it (tmux 3.3a sets the
+                // new size before it reflows, and answered a query in between from the old rows).
+                if now < cursorQueryFrom {
+                    timeout = min(timeout ?? .infinity, cursorQueryFrom - now)
+                } else {
+                    cursorQuery = colorQuery == nil ? TerminalQuery.start(Self.cursorPositionRequest, giveUp: Self.cursorReportWait) : nil
+                    if cursorQuery == nil { session.cursorReport(column: nil, into: &out) }
+                    continue
+                }
+            }
+            if let query = cursorQuery {
+                if now >= query.giveUpAt {
+                    cursorQuery?.abandon()
+                    cursorQuery = nil
+                    session.cursorReport(column: nil, into: &out)
+                    continue
+                }
                 timeout = min(timeout ?? .infinity, query.giveUpAt - now)
             }
             if let reading, !session.isAnimated, timeout == nil, setup.signals == nil {
@@ -136,19 +198,32 @@ package struct PollDriver {
             let inputIndex = reading.map { fds.append(($0.file.descriptor, System.pollIn)); return fds.count - 1 }
             let keyIndex: Int? = session.awaitsKeys && keyMode != nil ? setup.keyboard.map { fds.append(($0, System.pollIn)); return fds.count - 1 } : nil
             let queryIndex = colorQuery.map { fds.append(($0.descriptor, System.pollIn)); return fds.count - 1 }
+            let cursorIndex = cursorQuery.map { fds.append(($0.descriptor, System.pollIn)); return fds.count - 1 }
             let outputIndex: Int? = watchReader ? { fds.append((setup.output, 0)); return fds.count - 1 }() : nil
             let events = System.poll(fds, timeout: timeout)
             now = System.monotonicNow()
 
             if let i = signalIndex, events[i] & System.pollIn != 0 {
-                for signo in System.drainSignals(fds[i].fd) {
-                    if let response = handleSignal(signo, &session, at: now, out: &out) { return response }
+                for (signo, fromTerminal) in System.drainSignals(fds[i].fd) {
+                    if let response = handleSignal(signo, fromTerminal: fromTerminal, &session, at: now, out: &out) { return response }
                 }
             }
             if let i = outputIndex, events[i] & (System.pollError | System.pollHangUp) != 0 {
                 return .brokenPipe  // the reader left: quiet, like cat (status 141)
             }
-            if let i = queryIndex, events[i] != 0 { colorQuery?.read(session: &session) ; if colorQuery?.isDone == true { colorQuery = nil } }
+            if let i = queryIndex, events[i] != 0, colorQuery?.read() == true { finishColorQuery(&session) }
+            if let i = cursorIndex, events[i] != 0, cursorQuery?.read() == true, let reply = cursorQuery?.reply {
+                cursorQuery = nil
+                let column = TerminalQuery.cursorColumn(in: reply)
+                if let column, let width = System.terminalColumns(setup.output), column >= width, cursorQueries < 3 {
+                    // Past the new width: the answer was from before the resize. Ask again.
+                    cursorQueries += 1
+                    cursorQueryFrom = now + Self.cursorQueryDelay
+                } else {
+                    cursorQueries = 0
+                    session.cursorReport(column: column, into: &out)
+                }
+            }
             if let reading, let i = inputIndex, events[i] != 0 || endSeen {
                 if let failure = read(reading, into: buffer, limit: session.readSize(limit: readLimit), &session, at: now, out: &out) {
                     return failure
@@ -191,7 +266,7 @@ package struct PollDriver {
                 let file = try InputFile.open(name)
                 current = (file, name)
                 copiesInKernel = session.passesInputThrough && System.isRegularFile(file.descriptor)
-                    && !System.isTerminal(setup.output)
+                    && !System.isTerminal(setup.output) && setup.tee == nil
             } catch {
                 session.report(.unreadableInput(name: name, error), into: &out)
             }
@@ -241,6 +316,7 @@ package struct PollDriver {
         let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
         if session.passesInputThrough {
             if let failure = emit(&out) { return failure }
+            writeCopy(bytes)
             do { try System.writeAll(setup.output, bytes) } catch { return Self.outcome(of: error) }
         } else {
             session.receive(bytes, at: now, into: &out)
@@ -266,9 +342,11 @@ package struct PollDriver {
 
     // MARK: Signals and keys
 
-    private mutating func handleSignal(_ signo: Int32, _ session: inout Session, at now: Seconds, out: inout SessionOutput) -> Outcome? {
+    private mutating func handleSignal(_ signo: Int32, fromTerminal: Bool, _ session: inout Session, at now: Seconds,
+                                       out: inout SessionOutput) -> Outcome? {
         if signo == SIGWINCH {
             session.resize(columns: System.terminalColumns(setup.output), rows: System.terminalRows(setup.output), into: &out)
+            cursorQueryFrom = now + Self.cursorQueryDelay
             return nil
         }
         guard let signal = SessionSignal(posixNumber: signo) else { return nil }
@@ -277,20 +355,45 @@ package struct PollDriver {
             let stillOurs = System.isForegroundProcessGroup(keyboard) && (try? System.enterKeyMode(keyboard)) != nil
             if !stillOurs { session.keyboardLost(at: now, into: &out) }
         }
-        switch session.handle(signal, at: now, into: &out) {
+        // A key sent it: the tty echoed it at the cursor (read before typewrite's own modes are
+        // put back), or would have. A few milliseconds let the echo, which the line discipline
+        // writes right after it sends the signal, reach the terminal before typewrite writes.
+        var echo: KeyEcho?
+        if fromTerminal && session.isAnimated {
+            echo = System.keyEcho(for: signo, terminal: setup.output, userMode: colorQuery?.savedMode ?? cursorQuery?.savedMode ?? keyMode)
+            if echo?.landed == true { _ = System.poll([], timeout: Self.echoWait) }
+        }
+        if !held.isEmpty {
+            // Output made before the signal and not written: the echo landed before it, where the
+            // cursor rested. Erase it there, write the output, then handle the signal with the
+            // echo as not landed (it is written after the text).
+            var before = SessionOutput()
+            if let landed = echo, landed.landed, let erase = session.eraseEcho(landed) {
+                before.bytes = erase
+                echo = KeyEcho(landed.bytes, landed: false)
+            }
+            before.append(held)
+            held.removeAll()
+            before.append(out)
+            out = before
+        }
+        switch session.handle(signal, echo: echo, at: now, into: &out) {
         case .carryOn:
             return nil
         case .terminate:
             leaveKeyMode()
             colorQuery?.restore()
+            cursorQuery?.restore()
             if signal != .hangUp { try? writeTerminal(out) }
             return .signal(signal)
         case .suspend:
             leaveKeyMode()
             colorQuery?.restore()
+            cursorQuery?.restore()
             if let failure = emit(&out) { return failure }
             setup.suspend()  // stops here until SIGCONT
             colorQuery?.reenter()
+            cursorQuery?.reenter()
             session.resumed(at: System.monotonicNow(), into: &out)
             return nil
         }
@@ -299,8 +402,7 @@ package struct PollDriver {
     private mutating func beginPrompt(_ session: inout Session, at now: Seconds, into out: inout SessionOutput) {
         // The prompt reads keys from the same terminal: the colour query ends first, or it would
         // take the keys for replies.
-        colorQuery?.finish(session: &session)
-        colorQuery = nil
+        finishColorQuery(&session)
         if let keyboard = setup.keyboard, System.isForegroundProcessGroup(keyboard) {
             keyMode = try? System.enterKeyMode(keyboard)
         }
@@ -326,16 +428,41 @@ package struct PollDriver {
         keyMode = nil
     }
 
+    /// DSR, device status report: `CSI 6 n` asks for the cursor position.
+    static let cursorPositionRequest = Array("\u{1B}[6n".utf8)
+    /// Longest wait for a cursor position report, in seconds: frames wait meanwhile.
+    static let cursorReportWait: Seconds = 0.5
+    /// How long after a resize the cursor's position is asked, in seconds.
+    static let cursorQueryDelay: Seconds = 0.03
+
+    /// Waits for the colour query's reply (briefly, at exit) and gives the colours to the session.
+    private mutating func finishColorQuery(_ session: inout Session) {
+        guard var query = colorQuery else { return }
+        colorQuery = nil
+        if !query.isDone { query.finish() }
+        if query.isAnswered { session.useTerminalColors(TerminalColors.parse(query.reply)) }
+    }
+
     // MARK: Output
 
     /// Writes what the session produced, in order; nil, or how the output failed.
-    private func emit(_ out: inout SessionOutput) -> Outcome? {
+    private mutating func emit(_ out: inout SessionOutput) -> Outcome? {
         defer { out.removeAll() }
         do { try writeTerminal(out) } catch { return Self.outcome(of: error) }
         return nil
     }
 
-    private func writeTerminal(_ out: SessionOutput) throws(SystemError) {
+    /// Writes `bytes` to the `--tee` file; a failure is said once, and the run goes on.
+    private mutating func writeCopy(_ bytes: UnsafeRawBufferPointer) {
+        guard let tee = setup.tee, !teeFailed, !bytes.isEmpty else { return }
+        do throws(SystemError) { try System.writeAll(tee.descriptor, bytes) } catch {
+            teeFailed = true
+            System.printError("typewrite: \(tee.name): write error: \(error)")
+        }
+    }
+
+    private mutating func writeTerminal(_ out: SessionOutput) throws(SystemError) {
+        if !out.copy.isEmpty { out.copy.withUnsafeBytes { writeCopy($0) } }
         guard !out.isEmpty else { return }
         var failure: SystemError?
         out.visit(terminal: { bytes in
@@ -349,110 +476,6 @@ package struct PollDriver {
 
     private static func outcome(of error: SystemError) -> Outcome {
         error == .brokenPipe ? .brokenPipe : .outputFailed(error)
-    }
-}
-
-/// Asking the terminal for its colours while the text streams: `OSC 10 ; ?` and `OSC 11 ; ?`
-/// then DA1 (`CSI c`) as a sentinel every terminal answers, on `/dev/tty` (xterm ctlseqs). The
-/// terminal is put in non-canonical mode without echo (TCSANOW, never flushing) until the DA1
-/// reply arrives; the query is skipped when the user has typed anything ahead, so no key is
-/// lost. The first character is not delayed: the fade starts with its assumption and switches
-/// when the answer comes.
-struct ColorQuery {
-    /// Longest wait for an outstanding reply at exit, in seconds, so no reply is left for the shell.
-    static let exitWait: Seconds = 0.5
-    /// A terminal that has not answered DA1 this long after the query, in seconds, is taken to be
-    /// one that never answers: its mode is put back so a producer reading the terminal is not left
-    /// without line editing and echo for the whole run.
-    static let giveUp: Seconds = 2
-
-    let descriptor: Int32
-    private var saved: SavedTerminalMode?
-    private var reply: [UInt8] = []
-    private(set) var isDone = false
-    /// When the query was sent (monotonic seconds).
-    private let sentAt = System.monotonicNow()
-
-    /// Sends the query, or returns nil when it may not be made (no terminal, not the foreground
-    /// process group, keys waiting to be read, or the mode cannot be changed).
-    static func start(palette: [UInt8] = []) -> ColorQuery? {
-        guard let fd = try? System.openControllingTerminal() else { return nil }
-        // Keys typed ahead must stay for whoever reads next. A whole line is counted in canonical
-        // mode; half a line only becomes readable (and countable) once canonical mode is off.
-        guard System.isForegroundProcessGroup(fd), System.bytesWaiting(fd) == 0,
-              let saved = try? System.enterReplyMode(fd) else {
-            System.closeDescriptor(fd)
-            return nil
-        }
-        guard System.bytesWaiting(fd) == 0 else {
-            System.restoreTerminalMode(saved, on: fd)
-            System.closeDescriptor(fd)
-            return nil
-        }
-        var query = ColorQuery(descriptor: fd, saved: saved)
-        guard (try? System.writeAll(fd, TerminalColors.request(palette: palette))) != nil else {
-            query.restore()
-            System.closeDescriptor(fd)
-            return nil
-        }
-        return query
-    }
-
-    private init(descriptor: Int32, saved: SavedTerminalMode) {
-        self.descriptor = descriptor
-        self.saved = saved
-    }
-
-    /// Reads what the terminal sent; once the DA1 reply is in, hands the colours to the session
-    /// and puts the terminal back.
-    mutating func read(session: inout Session) {
-        var bytes = [UInt8](repeating: 0, count: 512)
-        let n: Int? = bytes.withUnsafeMutableBytes { (try? System.read(descriptor, into: $0)) ?? 0 }
-        guard let n else { return }
-        if n <= 0 { close(); return }
-        reply += bytes[0..<n]
-        if TerminalColors.hasDeviceAttributes(reply) {
-            session.useTerminalColors(TerminalColors.parse(reply))
-            close()
-        } else if reply.count > 4096 {
-            close()
-        }
-    }
-
-    /// At exit: waits for a reply still outstanding until `exitWait` after the query was sent
-    /// (a terminal that never answers delays no exit that comes later), then restores the terminal.
-    mutating func finish(session: inout Session) {
-        let deadline = sentAt + Self.exitWait
-        while !isDone {
-            let left = deadline - System.monotonicNow()
-            guard left > 0, System.poll([(descriptor, System.pollIn)], timeout: left)[0] != 0 else { break }
-            read(session: &session)
-        }
-        close()
-    }
-
-    /// When to stop waiting for the reply while the run goes on (monotonic seconds).
-    var giveUpAt: Seconds { sentAt + Self.giveUp }
-
-    /// Stops waiting: the terminal's mode is put back, and a reply that still comes is left.
-    mutating func abandon() { close() }
-
-    /// Puts the terminal's mode back (before a stop or death); `reenter` sets it again.
-    mutating func restore() {
-        if let saved { System.restoreTerminalMode(saved, on: descriptor) }
-    }
-
-    mutating func reenter() {
-        guard !isDone, System.isForegroundProcessGroup(descriptor) else { return }
-        saved = try? System.enterReplyMode(descriptor)
-    }
-
-    private mutating func close() {
-        guard !isDone else { return }
-        restore()
-        saved = nil
-        System.closeDescriptor(descriptor)
-        isDone = true
     }
 }
 

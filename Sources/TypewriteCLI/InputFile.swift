@@ -1,8 +1,9 @@
 import Foundation
+import TypewriteCore
 
 /// One input named on the command line, opened as a `FileHandle` and read with `poll` + `read(2)`:
 /// never blocking, never changing the descriptor's `O_NONBLOCK` flag (it lives on the open file
-/// description shared with the shell: TERMINAL-NOTES §5), and clean at end of file, unlike
+/// description shared with the shell: `docs/input.md#non-blocking-descriptors`), and clean at end of file, unlike
 /// `availableData` or read sources on Linux.
 struct InputFile {
     let handle: FileHandle

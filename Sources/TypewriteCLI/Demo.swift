@@ -1,5 +1,7 @@
+import TypewriteCore
+
 /// The built-in demo: a question and an answer streamed the way a language model sends tokens,
-/// 2–6 words every 120–380 ms (the seed's demo timing), from a fixed seed so every run is the same.
+/// 2–6 words every 120–380 ms (`docs/design.md#the-demo`), from a fixed seed so every run is the same.
 package struct DemoScript: Sendable {
     package static let question = "How do tide pools survive low tide?"
     /// Markdown, as models answer: typewrite highlights it (`--markdown`, on for the demo).
@@ -25,7 +27,8 @@ package struct DemoScript: Sendable {
 
     package init(seed: UInt64 = 0x7EA5) {
         var random = SplitMix64(seed: seed)
-        var bursts: [(Seconds, [UInt8])] = [(0, Array("\u{1B}[1m\(Self.question)\u{1B}[0m\n\n".utf8))]
+        // The question in markdown too (strong), so through a pipe the demo is plain text.
+        var bursts: [(Seconds, [UInt8])] = [(0, Array("**\(Self.question)**\n\n".utf8))]
         var words = Self.answer.split(separator: " ")[...]
         var first = true
         while !words.isEmpty {
@@ -38,19 +41,5 @@ package struct DemoScript: Sendable {
         }
         bursts.append((0.05, [0x0A]))
         self.bursts = bursts
-    }
-}
-
-/// A small deterministic generator (SplitMix64, Steele et al. 2014), so the demo is the same on
-/// every run and test seeds name their streams forever.
-struct SplitMix64: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

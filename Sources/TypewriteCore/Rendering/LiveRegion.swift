@@ -1,0 +1,447 @@
+/// The cells still fading: all on the cursor's row, left of the cursor, each at a known column.
+///
+/// The anchor is the cursor: between frames it rests right after the newest cell (the end of the
+/// text), so a repaint reaches a cell by moving back the cells between them (`CSI n D`) and comes
+/// back in the same write. Where something outside may have moved the cursor (the tty's echo of
+/// `^C`), the renderer asks for absolute moves (`CSI n G`) instead. Fading stops (`settle`) before
+/// the cursor reaches the last column, before a control or a sequence that moves it, and before a
+/// cluster of uncertain width, so no cell fades where it could not be found again
+/// (`docs/terminals.md#the-fades-safety-rules`).
+struct LiveRegion: Sendable {
+    struct Cell: Sendable {
+        var column: Int
+        var width: Int
+        /// The cluster's bytes in `bytes`.
+        var range: Range<Int>
+        /// The pen it settles in.
+        var pen: GraphicRendition
+        /// Its number among the clusters received (for its opacity).
+        var index: Int
+        var code: ColorRamp.Code
+        /// The step painted: 0 …< levels while fading, levels when settled.
+        var level: Int
+        var from: RGB
+        var to: RGB
+        /// Input offset of the cluster's first byte.
+        var start: Int
+    }
+
+    /// How a repaint reaches a cell.
+    enum Moves: Sendable {
+        /// Back from the cursor (`CSI n D`), counting cells: right in every terminal while the cursor
+        /// rests after the newest cell.
+        case relative
+        /// To the cell's column (`CSI n G`): right when the cursor may have moved along the row.
+        case absolute
+    }
+
+    /// A cell code no ramp step has: the cell is painted again whatever its level.
+    static let repaintCode: ColorRamp.Code = -2
+
+    /// From the oldest cell not yet settled to the newest.
+    private(set) var cells: [Cell] = []
+    private var bytes: [UInt8] = []
+
+    var isEmpty: Bool { cells.isEmpty && bytes.isEmpty }
+
+    /// Whether some cell is still short of its final style.
+    var isFading: Bool { cells.contains { $0.code != ColorRamp.settled } }
+
+    /// A cluster drawn at `column` in fade step `code` (`level`).
+    mutating func add(_ cluster: ArraySlice<UInt8>, column: Int, width: Int, pen: GraphicRendition, index: Int,
+                      code: ColorRamp.Code, level: Int, from: RGB, to: RGB, start: Int) {
+        let range = bytes.count..<(bytes.count + cluster.count)
+        bytes.append(contentsOf: cluster)
+        cells.append(Cell(column: column, width: width, range: range, pen: pen, index: index, code: code, level: level,
+                          from: from, to: to, start: start))
+    }
+
+    /// Forgets every cell (they keep the colour they have on the screen).
+    mutating func removeAll() {
+        cells.removeAll(keepingCapacity: true)
+        bytes.removeAll(keepingCapacity: true)
+    }
+
+    /// The cell for the cluster at input offset `start` drawn at `column` takes `pen`: it fades
+    /// toward it from the step it has reached. Returns false when no such cell is live.
+    mutating func restyle(start: Int, column: Int, pen: GraphicRendition, from: RGB, to: RGB) -> Bool {
+        guard let i = cells.firstIndex(where: { $0.start == start && $0.column == column }) else { return false }
+        cells[i].pen = pen
+        cells[i].from = from
+        cells[i].to = to
+        cells[i].code = Self.repaintCode
+        return true
+    }
+
+    /// The terminal's colours became known: cells still fading go on from the step they reached,
+    /// between the new endpoints (a fade that began on an assumed background would run backwards).
+    mutating func retarget(_ colors: FadeColors) {
+        for i in cells.indices where cells[i].code != ColorRamp.settled {
+            let (from, to) = colors.endpoints(of: cells[i].pen)
+            guard from != cells[i].from || to != cells[i].to else { continue }
+            cells[i].from = from
+            cells[i].to = to
+            cells[i].code = Self.repaintCode
+        }
+    }
+
+    /// Paints every cell in its final style where a reflow put it, and forgets them all: the cells
+    /// were right before the cursor, which was at column `anchor`; the cursor is now at column
+    /// `cursor` of a row `columns` wide. A cell further back than the cursor's column went to the
+    /// end of the row above, which only cells one cell wide can be placed on with certainty (a
+    /// wide one may have left the last column blank). The cursor ends where it was.
+    /// - Returns: false, writing nothing, when the cells cannot all be placed.
+    mutating func settleAfterReflow(cursor: Int, anchor: Int, columns: Int, colors: inout FadeColors, pens: inout PenBook,
+                                    penIsUnknown: Bool, into out: inout [UInt8]) -> Bool {
+        var places: [(up: Bool, column: Int)] = []
+        for cell in cells {
+            let distance = anchor - cell.column  // cells from the cell's start to the cursor
+            if distance <= cursor {
+                places.append((false, cursor - distance))
+            } else if cell.width == 1, distance - cursor <= columns {
+                places.append((true, columns - (distance - cursor)))
+            } else {
+                return false
+            }
+        }
+        var up = false
+        for (cell, place) in zip(cells, places) {
+            if place.up != up {
+                ControlSequence.append(&out, 1, final: place.up ? ControlSequence.cuu : ControlSequence.cud)
+                up = place.up
+            }
+            ControlSequence.append(&out, place.column + 1, final: ControlSequence.cha, always: true)
+            pens.set(cell.pen, terminalPenIsUnknown: penIsUnknown, into: &out)
+            out.append(contentsOf: bytes[cell.range])
+        }
+        if up { ControlSequence.append(&out, 1, final: ControlSequence.cud) }
+        ControlSequence.append(&out, cursor + 1, final: ControlSequence.cha, always: true)
+        removeAll()
+        return true
+    }
+
+    // MARK: Repainting
+
+    /// Repaints the cells whose step changed at the pacing `front`, moving back along the row and
+    /// forward again to `cursor`. Returns whether it moved the cursor.
+    ///
+    /// When the front moves slowly over few cells, whole frames can pass with no cell reaching its
+    /// next step; then the newest cell that can step without passing its older neighbour steps a
+    /// little early, so the motion keeps a steady frame rate (no gap over two frames).
+    mutating func step(front: Double, pacing: PacingEngine, moves: Moves = .relative, colors: inout FadeColors,
+                       pens: inout PenBook, cursor: Int, penIsUnknown: Bool, into out: inout [UInt8]) -> Bool {
+        guard !cells.isEmpty else { return false }
+        var levels = [Int]()
+        levels.reserveCapacity(cells.count)
+        var firstChanged: Int?
+        for (i, cell) in cells.enumerated() {
+            var level = cell.level
+            if level < colors.levels {
+                // A cell never steps back toward the background.
+                level = max(level, colors.level(opacity: pacing.opacity(ofClusterAt: cell.index, front: front), index: cell.index))
+            }
+            levels.append(level)
+            if (level != cell.level || cell.code == Self.repaintCode) && firstChanged == nil { firstChanged = i }
+        }
+        if firstChanged == nil {
+            for j in stride(from: cells.count - 1, through: 0, by: -1) where levels[j] < colors.levels {
+                // The oldest fading cell may settle early; any other may step up to its older neighbour.
+                if j == 0 || levels[j - 1] >= levels[j] + 1 {
+                    levels[j] += 1
+                    firstChanged = j
+                    break
+                }
+            }
+        }
+        guard let first = firstChanged else { return false }
+        return paint(from: first, levels: levels, moves: moves, colors: &colors, pens: &pens, cursor: cursor,
+                     penIsUnknown: penIsUnknown, into: &out)
+    }
+
+    /// Paints every cell in its final style and forgets them all. Returns whether it moved the cursor.
+    /// - Parameter cursor: the cursor's column, nil when unknown (the cells are then forgotten as drawn).
+    mutating func settle(moves: Moves = .relative, colors: inout FadeColors, pens: inout PenBook, cursor: Int?,
+                         penIsUnknown: Bool, into out: inout [UInt8]) -> Bool {
+        if isEmpty { return false }
+        defer { removeAll() }
+        guard let first = cells.firstIndex(where: { $0.code != ColorRamp.settled }), let cursor else { return false }
+        return paint(from: first, levels: Array(repeating: colors.levels, count: cells.count), moves: moves, colors: &colors,
+                     pens: &pens, cursor: cursor, penIsUnknown: penIsUnknown, into: &out)
+    }
+
+    private mutating func paint(from first: Int, levels: [Int], moves: Moves, colors: inout FadeColors, pens: inout PenBook,
+                                cursor: Int, penIsUnknown: Bool, into out: inout [UInt8]) -> Bool {
+        var codes = [ColorRamp.Code]()
+        codes.reserveCapacity(cells.count)
+        for (i, cell) in cells.enumerated() {
+            codes.append(levels[i] == cell.level && cell.code != Self.repaintCode
+                         ? cell.code : colors.code(level: levels[i], from: cell.from, to: cell.to))
+        }
+        guard let firstWrite = (first..<cells.count).first(where: { codes[$0] != cells[$0].code }) else {
+            for i in first..<cells.count { cells[i].level = levels[i] }
+            return false
+        }
+        switch moves {
+        case .absolute: ControlSequence.append(&out, cells[firstWrite].column + 1, final: ControlSequence.cha, always: true)
+        case .relative: ControlSequence.append(&out, cursor - cells[firstWrite].column, final: ControlSequence.cub)
+        }
+        var skip = 0
+        for i in firstWrite..<cells.count {
+            let cell = cells[i]
+            cells[i].level = levels[i]
+            if codes[i] == cell.code {
+                skip += cell.width
+                continue
+            }
+            ControlSequence.append(&out, skip, final: ControlSequence.cuf)
+            skip = 0
+            pens.set(codes[i] == ColorRamp.settled ? cell.pen : colors.fadePen(cell.pen, codes[i]), terminalPenIsUnknown: penIsUnknown,
+                     into: &out)
+            out.append(contentsOf: bytes[cell.range])
+            cells[i].code = codes[i]
+        }
+        ControlSequence.append(&out, skip, final: ControlSequence.cuf)
+        // Settled cells at the start of the row no longer need to be kept.
+        if let keep = cells.firstIndex(where: { $0.code != ColorRamp.settled }) {
+            if keep > 0 { cells.removeFirst(keep) }
+        } else {
+            removeAll()
+        }
+        return true
+    }
+}
+
+/// What each column of the cursor's row shows, as far as typewrite drew it.
+///
+/// A key per column (the cluster's bytes and pen; 0 for a blank cell, the right half of a wide
+/// cluster, or a cell not known) serves two jobs: a cluster drawn again exactly as the cell
+/// already shows it (a progress line rewritten after CR) is written settled, without a fade; and
+/// when the row is `complete` — it started blank at a line feed or a wrap, and every cell drawn on
+/// it since is here — it can be drawn again whole from its start (`redraw`), which is how the
+/// renderer re-establishes the cursor's place after the tty wrote on the row by itself.
+struct RowRecord: Sendable {
+    private(set) var keys: [UInt64] = []
+    /// The bytes, width and pen of each cluster that is not one byte of printable ASCII, by column
+    /// (those keys are hashes; an ASCII key holds its byte and pen).
+    private var clusters: [Int: (bytes: [UInt8], width: Int, pen: Int)] = [:]
+    /// Whether every column of the row is known: blank, or drawn here.
+    private(set) var complete = true
+    /// Whether the cursor went back along the row since it began (CR, BS, CUB, CHA): cells right
+    /// of the cursor may then show text.
+    private(set) var movedBack = false
+    /// `TerminalModel.rowChanges` and `blankRowStarts` when `keys` was last known to match the
+    /// cursor's row.
+    private var seenRowChanges = 0
+    private var seenBlankRowStarts = 0
+
+    /// Follows the model: when the cursor's row may have changed, the record starts again, complete
+    /// only if every change since was a new blank row.
+    mutating func sync(_ model: TerminalModel) {
+        guard model.rowChanges != seenRowChanges else { return }
+        let changes = model.rowChanges &- seenRowChanges, starts = model.blankRowStarts &- seenBlankRowStarts
+        keys.removeAll(keepingCapacity: true)
+        clusters.removeAll(keepingCapacity: true)
+        complete = starts == changes && model.rowsBelowAreBlank
+        if starts > 0 { movedBack = false }
+        seenRowChanges = model.rowChanges
+        seenBlankRowStarts = model.blankRowStarts
+    }
+
+    /// Something was drawn on the row that the record cannot draw again.
+    mutating func markIncomplete() { complete = false }
+
+    /// The cursor went back along the row.
+    mutating func markMovedBack() { movedBack = true }
+
+    /// Whether column `column` shows `key` (never for key 0).
+    func shows(_ key: UInt64, at column: Int) -> Bool { key != 0 && column < keys.count && keys[column] == key }
+
+    /// `cluster` was drawn at `column` in pen number `pen`, `width` cells wide, on a row `columns`
+    /// wide; `key` is `RowRecord.key(cluster, pen:)`.
+    mutating func record(_ key: UInt64, _ cluster: ArraySlice<UInt8>, pen: Int, at column: Int, width: Int, columns: Int) {
+        if keys.count < columns { keys += repeatElement(0, count: columns - keys.count) }
+        for k in column..<min(columns, column + width) {
+            if keys[k] != 0 && Self.isCluster(keys[k]) { clusters[k] = nil }
+            keys[k] = 0
+        }
+        // A wide cluster half covered loses its other half (xterm; tmux clears it).
+        if column > 0, keys[column - 1] != 0, Self.isCluster(keys[column - 1]), let left = clusters[column - 1], left.width > 1 {
+            keys[column - 1] = 0
+            clusters[column - 1] = nil
+            complete = false
+        }
+        keys[column] = key
+        if key == 0 {
+            complete = false
+        } else if Self.isCluster(key) {
+            clusters[column] = (Array(cluster), width, pen)
+        }
+    }
+
+    /// `count` one-cell clusters of printable ASCII, `bytes[start...]`, drawn from `column` in pen `pen`.
+    mutating func recordText(_ bytes: ByteStore, start: Int, count: Int, column: Int, pen: Int) {
+        if pen < 0 { complete = false }
+        // Columns past the end count as unknown: grow only as far as written.
+        if keys.count < column + count { keys += repeatElement(0, count: column + count - keys.count) }
+        if !clusters.isEmpty || (column > 0 && keys[column - 1] != 0 && Self.isCluster(keys[column - 1])) {
+            // Rare: text over wide clusters. Cell by cell, so their halves are forgotten.
+            for i in 0..<count {
+                let b = bytes[start + i]
+                record(Self.key(byte: b, pen: pen), [b], pen: pen, at: column + i, width: 1, columns: keys.count)
+            }
+            return
+        }
+        keys.withUnsafeMutableBufferPointer { row in
+            for i in 0..<count { row[column + i] = Self.key(byte: bytes[start + i], pen: pen) }
+        }
+    }
+
+    /// Draws every cell recorded again, in the pen it was recorded with, leaving the cells between
+    /// them as they are. The cursor must be at column 0 of the row; it ends after the rightmost
+    /// cell drawn, at that column (`columns`: pending wrap, when the last cell reached the margin).
+    /// - Returns: the column the cursor is left in.
+    func redraw(pens: inout PenBook, penIsUnknown: Bool, into out: inout [UInt8]) -> Int {
+        var at = 0
+        for c in 0..<keys.count where keys[c] != 0 {
+            let key = keys[c]
+            let pen: Int, width: Int
+            if Self.isCluster(key) {
+                guard let cluster = clusters[c] else { continue }
+                pen = cluster.pen
+                width = cluster.width
+            } else {
+                pen = Int(key >> 40)
+                width = 1
+            }
+            ControlSequence.append(&out, c - at, final: ControlSequence.cuf)
+            pens.set(pens[pen], terminalPenIsUnknown: penIsUnknown, into: &out)
+            if let cluster = clusters[c], Self.isCluster(key) {
+                out.append(contentsOf: cluster.bytes)
+            } else {
+                out.append(UInt8(truncatingIfNeeded: key))
+            }
+            at = c + width
+        }
+        return at
+    }
+
+    /// The column after the rightmost cell recorded (0 for none).
+    var extent: Int {
+        guard let last = keys.lastIndex(where: { $0 != 0 }) else { return 0 }
+        return last + (Self.isCluster(keys[last]) ? clusters[last]?.width ?? 1 : 1)
+    }
+
+    /// Forgets what `columns` show (they were drawn again in a way not recorded).
+    mutating func forget(_ columns: Range<Int>) {
+        for c in columns where c < keys.count && keys[c] != 0 {
+            keys[c] = 0
+            clusters[c] = nil
+            complete = false
+        }
+    }
+
+    /// Whether `key` names a cluster kept in `clusters` (not one ASCII byte).
+    private static func isCluster(_ key: UInt64) -> Bool { key & (1 << 39) == 0 }
+
+    /// 0 (never equal to what the row shows) once there were too many pens to number.
+    static func key(byte: UInt8, pen: Int) -> UInt64 { pen < 0 ? 0 : UInt64(pen) << 40 | 1 << 39 | UInt64(byte) }
+
+    static func key(_ bytes: ArraySlice<UInt8>, pen: Int) -> UInt64 {
+        if pen < 0 { return 0 }
+        if bytes.count == 1, let b = bytes.first { return key(byte: b, pen: pen) }
+        var hasher = Hasher()
+        hasher.combine(pen)
+        for b in bytes { hasher.combine(b) }
+        return UInt64(bitPattern: Int64(hasher.finalize())) & ~(1 << 39) | 1
+    }
+}
+
+/// Writing the control sequences a renderer moves with (ECMA-48).
+enum ControlSequence {
+    /// CHA, cursor character absolute (`CSI n G`).
+    static let cha: UInt8 = 0x47
+    /// CUB, cursor backward (`CSI n D`).
+    static let cub: UInt8 = 0x44
+    /// CUF, cursor forward (`CSI n C`).
+    static let cuf: UInt8 = 0x43
+    /// CUU, cursor up (`CSI n A`).
+    static let cuu: UInt8 = 0x41
+    /// CUD, cursor down (`CSI n B`).
+    static let cud: UInt8 = 0x42
+    /// ECH, erase character (`CSI n X`): erases cells from the cursor without moving it.
+    static let ech: UInt8 = 0x58
+
+    /// Appends `CSI n final` (the parameter left out for 1; nothing for 0 unless `always`).
+    static func append(_ out: inout [UInt8], _ n: Int, final: UInt8, always: Bool = false) {
+        guard n > 0 || always else { return }
+        out.append(0x1B); out.append(0x5B)
+        if n > 1 { out.append(contentsOf: String(n).utf8) }
+        out.append(final)
+    }
+
+    /// `CSI ? 2026 h` / `l`: synchronized output, so a frame is drawn at once where supported.
+    static let synchronizedOutputBegin = Array("\u{1B}[?2026h".utf8)
+    static let synchronizedOutputEnd = Array("\u{1B}[?2026l".utf8)
+}
+
+extension LiveRegion {
+    /// The one rule for finding the anchor again after the tty wrote `width` cells of its own at it
+    /// (the echo of `^C` or `^Z`, ECHOCTL), before typewrite could react. The echo went where text
+    /// would go: from the cursor, wrapping at the margin. Where the cursor's row is wholly known
+    /// (`RowRecord.complete`), the echo is erased and the row drawn again from its start (CR, the
+    /// universal way back), every live cell settled, which also mends a frame written after the
+    /// echo; where only the column is known, the cursor moves back to it; else the anchor is lost.
+    /// - Returns: whether the cursor is at the anchor again (and, when the row was drawn again,
+    ///   the live cells are settled and forgotten).
+    mutating func reanchor(afterEcho width: Int, model: TerminalModel, row: RowRecord, pens: inout PenBook,
+                           into out: inout [UInt8]) -> Bool {
+        guard let columns = model.columns else { return false }
+        guard let c = model.column else {
+            // Only bounds known: moving back is exact only where the echo cannot have wrapped.
+            guard let bounds = model.columnBounds, !model.pendingWrap, bounds.upperBound + width < columns else { return false }
+            ControlSequence.append(&out, width, final: ControlSequence.cub)
+            eraseEcho(width, row: row, pens: &pens, penIsUnknown: model.penIsUnknown, into: &out)
+            return true
+        }
+        let echoWrapped = model.pendingWrap || c + width > columns
+        if row.complete {
+            pens.reset(terminalPenIsUnknown: model.penIsUnknown, into: &out)
+            if echoWrapped {
+                // Erase the echo's part on the row below (and the wrap it made), and go back up.
+                out.append(contentsOf: [0x0D, 0x1B, 0x5B, 0x4B])
+                ControlSequence.append(&out, 1, final: ControlSequence.cuu)
+            }
+            if !model.pendingWrap {
+                // Erase the echo's cells on the row (ECH leaves a wrapped row wrapped; EL at
+                // column 0 would not, in tmux).
+                ControlSequence.append(&out, c + 1, final: ControlSequence.cha, always: true)
+                ControlSequence.append(&out, min(width, columns - c), final: ControlSequence.ech)
+            }
+            out.append(0x0D)
+            let at = row.redraw(pens: &pens, penIsUnknown: model.penIsUnknown, into: &out)
+            if at > 0 && at < columns {
+                // What a frame written after the echo pushed right of the text.
+                pens.reset(terminalPenIsUnknown: model.penIsUnknown, into: &out)
+                out.append(contentsOf: [0x1B, 0x5B, 0x4B])
+            }
+            removeAll()
+            if model.pendingWrap { return at == columns }
+            if at != c { ControlSequence.append(&out, c + 1, final: ControlSequence.cha, always: true) }
+            return true
+        }
+        guard !echoWrapped else { return false }
+        ControlSequence.append(&out, c + 1, final: ControlSequence.cha, always: true)
+        eraseEcho(width, row: row, pens: &pens, penIsUnknown: model.penIsUnknown, into: &out)
+        return true
+    }
+
+    /// Erases `width` cells at the cursor, where the echo is, when nothing but the echo can be
+    /// there (the cursor never went back along the row: it is where the row's text ends).
+    private func eraseEcho(_ width: Int, row: RowRecord, pens: inout PenBook, penIsUnknown: Bool, into out: inout [UInt8]) {
+        guard !row.movedBack, !penIsUnknown else { return }
+        let pen = pens.terminal
+        pens.reset(terminalPenIsUnknown: penIsUnknown, into: &out)
+        ControlSequence.append(&out, width, final: ControlSequence.ech)
+        pens.set(pen, terminalPenIsUnknown: penIsUnknown, into: &out)
+    }
+}

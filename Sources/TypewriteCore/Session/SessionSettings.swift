@@ -1,0 +1,177 @@
+/// The signals the session reacts to (POSIX names in the comments).
+package enum SessionSignal: Equatable, Sendable {
+    /// SIGINT (Ctrl-C).
+    case interrupt
+    /// SIGTERM.
+    case terminate
+    /// SIGQUIT (Ctrl-\).
+    case quit
+    /// SIGHUP: the terminal is gone.
+    case hangUp
+    /// SIGTSTP (Ctrl-Z).
+    case suspend
+    /// SIGCONT.
+    case resume
+}
+
+/// How a session is set up, decided once at start.
+package struct SessionSettings: Sendable {
+    /// Plain or animated.
+    package enum Mode: Sendable {
+        /// Bytes out = bytes in (or the decoded text), as each read returns; nothing added.
+        case plain
+        /// Paced and faded with these settings.
+        case animated(FadeConfiguration)
+    }
+
+    /// `--collapse`: at most `lines` rows, then a label that expands the view (`docs/design.md#collapsed-view`).
+    package struct Collapse: Sendable {
+        /// Rows shown while collapsed (≥ 1).
+        package var lines: Int
+        package var moreLabel: String
+        package var lessLabel: String
+
+        package init(lines: Int, moreLabel: String = "Read more", lessLabel: String = "Show less") {
+            self.lines = max(1, lines)
+            self.moreLabel = moreLabel
+            self.lessLabel = lessLabel
+        }
+    }
+
+    package var mode: Mode
+    /// How the input bytes are read: raw text, or a model's wire stream to decode.
+    package var format: StreamFormat
+    /// What a decoded stream's reasoning does: hidden, shown dimmed before the answer, or shown.
+    package var thinking: ThinkingDisplay
+    /// Raw input only: say once at the end which `--format` would decode it, when it is plainly
+    /// a model stream (meant for a terminal, where nobody parses the output).
+    package var suggestsFormat: Bool
+    /// strftime(3) format of per-line timestamps; nil for none.
+    package var timestampFormat: String?
+    /// When text is highlighted as markdown (animated mode only): `.auto` when it is a decoded
+    /// model answer (any format but raw, the demo's answer), `.always` raw text too.
+    package var markdown: When = .auto
+    /// The collapsed view, on a terminal only; nil for none.
+    package var collapse: Collapse?
+    /// What the session may hold for text not yet shown; every holding cap derives from it.
+    package var memoryBudget = MemoryBudget.standard
+    /// Whether `SessionOutput.copy` gets what a pipe would receive (`--tee`).
+    package var copiesText = false
+
+    package init(mode: Mode, format: StreamFormat = .raw, thinking: ThinkingDisplay = .hide, suggestsFormat: Bool = false,
+                timestampFormat: String? = nil, collapse: Collapse? = nil) {
+        self.mode = mode
+        self.format = format
+        self.thinking = thinking
+        self.suggestsFormat = suggestsFormat
+        self.timestampFormat = timestampFormat
+        self.collapse = collapse
+    }
+}
+
+/// The terminal an output ends on, as far as the caller knows it.
+package struct TerminalGeometry: Sendable, Equatable {
+    /// Width in cells; nil when unknown (nothing fades then).
+    package var columns: Int?
+    /// Height in rows; nil when unknown (nothing is written ahead of the rows then).
+    package var rows: Int?
+    /// Whether the tty turns LF into CR LF (termios OPOST and ONLCR).
+    package var newlineReturnsCarriage: Bool
+
+    package init(columns: Int?, rows: Int?, newlineReturnsCarriage: Bool = true) {
+        self.columns = columns
+        self.rows = rows
+        self.newlineReturnsCarriage = newlineReturnsCarriage
+    }
+}
+
+extension SessionSettings {
+    /// Everything about a session decided once, the same way for the command line and the library:
+    /// plain or animated (`TerminalCapabilities`), the fade's configuration from `settings`, and
+    /// whether markdown is highlighted — only where typewrite writes escape sequences of its own,
+    /// and not under the timestamps' prefixes or in the collapsed view, which are not the answer.
+    /// - Parameters:
+    ///   - settings: the settings, validated.
+    ///   - capabilities: what may be written to this output, from the environment.
+    ///   - terminal: the terminal's size and newline translation (a recording assumes `COLUMNS`).
+    ///   - outputIsTerminal: whether the output is a terminal (advice about `--format` only there).
+    package init(_ settings: Typewriter.Settings, capabilities: TerminalCapabilities, terminal: TerminalGeometry,
+                 outputIsTerminal: Bool, timestampFormat: String? = nil, collapse: Collapse? = nil) {
+        let budget = MemoryBudget(bytes: settings.memoryBudget)
+        var mode = Mode.plain
+        if capabilities.animates {
+            var configuration = capabilities.fadeConfiguration(columns: terminal.columns, rows: terminal.rows,
+                                                               newlineReturnsCarriage: terminal.newlineReturnsCarriage,
+                                                               ambiguousIsWide: settings.ambiguousIsWide)
+            configuration.charactersPerSecond = settings.charactersPerSecond
+            configuration.fadeWidth = settings.fadeWidth
+            configuration.maximumLag = settings.maximumLag
+            configuration.memoryBudget = budget
+            if let colors = settings.terminalColors {
+                if let background = colors.background { configuration.background = background }
+                if let foreground = colors.foreground { configuration.foreground = foreground }
+                configuration.palette = colors.palette
+            }
+            mode = .animated(configuration)
+        }
+        self.init(mode: mode, format: settings.format, thinking: settings.thinking,
+                  suggestsFormat: capabilities.animates && outputIsTerminal, timestampFormat: timestampFormat,
+                  collapse: collapse)
+        markdown = capabilities.animates && capabilities.allowsAttributes && timestampFormat == nil && collapse == nil
+            ? settings.markdown : .never
+        memoryBudget = budget
+    }
+
+    /// Whether markdown may be highlighted at all: always, or when the text is a decoded answer
+    /// (a `format` that decodes, or the demo's answer, `decodedInput`). The palette entries the
+    /// looks use are asked for only then.
+    package func mayHighlightMarkdown(decodedInput: Bool = false) -> Bool {
+        markdown == .always || (markdown == .auto && (format != .raw || decodedInput))
+    }
+}
+
+/// What a session call writes: terminal bytes, with diagnostics at their places among them (a
+/// diagnostic goes to standard error after the bytes before it and before the bytes after it).
+package struct SessionOutput: Sendable {
+    /// Bytes for the terminal (standard output), in order.
+    package var bytes: [UInt8] = []
+    /// What a pipe would have received for the same input, as it arrived (`--tee`): the decoded
+    /// answer, the timestamps' prefixes, or the bytes as they came; only with `copiesText`.
+    package var copy: [UInt8] = []
+    /// Diagnostics, each with the count of `bytes` written before it.
+    package private(set) var diagnostics: [(offset: Int, error: TypewriteError)] = []
+
+    package init() {}
+
+    /// Appends `other` after what this holds, diagnostics in their places.
+    package mutating func append(_ other: SessionOutput) {
+        let base = bytes.count
+        bytes += other.bytes
+        copy += other.copy
+        diagnostics += other.diagnostics.map { (base + $0.offset, $0.error) }
+    }
+
+    /// Adds a diagnostic after the bytes so far.
+    package mutating func report(_ error: TypewriteError) { diagnostics.append((bytes.count, error)) }
+
+    /// Whether there is nothing to write.
+    package var isEmpty: Bool { bytes.isEmpty && diagnostics.isEmpty && copy.isEmpty }
+
+    /// Empties it for reuse.
+    package mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+        copy.removeAll(keepingCapacity: true)
+        diagnostics.removeAll()
+    }
+
+    /// Visits the output in order: runs of terminal bytes and the diagnostics between them.
+    package func visit(terminal: (ArraySlice<UInt8>) throws -> Void, diagnostic: (TypewriteError) -> Void) rethrows {
+        var start = 0
+        for (offset, error) in diagnostics {
+            if offset > start { try terminal(bytes[start..<offset]) }
+            start = offset
+            diagnostic(error)
+        }
+        if start < bytes.count { try terminal(bytes[start...]) }
+    }
+}
