@@ -4,8 +4,8 @@
   Scripts/markdown-oracle-check.py [--answers FILE.jsonl] [--oracle DIR] [--seeds 3] [--verbose]
   Scripts/markdown-oracle-check.py --bench [--answers FILE.jsonl]
 
-Builds Scripts/markdown-spans (with the highlighter's sources, which need only the standard
-library) into a temporary directory, feeds it each answer (JSON lines with "text") whole and in
+Builds Scripts/markdown-spans (with the highlighter's and the code scanner's sources, which need
+only the standard library) into a temporary directory, feeds it each answer (JSON lines with "text") whole and in
 random pieces of 1 to 40 bytes, and compares every non-blank source byte's roles with those of
 mdoracle.py (CommonMark 0.31.2 + GFM spans in source bytes; needs `pip install marko==2.2.4`),
 found in --oracle DIR or $MDORACLE_DIR. The oracle is the maintainers' tool and not part of this
@@ -36,8 +36,10 @@ MARKER_CLASS = {"headingMarker": "heading-marker", "emphasisDelimiter": "delimit
 
 def build(tmp):
     exe = os.path.join(tmp, "markdown-spans")
-    srcdir = os.path.join(ROOT, "Sources", "TypewriteCore", "Markdown")
-    srcs = sorted(os.path.join(srcdir, f) for f in os.listdir(srcdir) if f.endswith(".swift"))
+    srcs = []
+    for folder in ("Markdown", "Code"):  # the highlighter and the code scanner it runs in fences
+        srcdir = os.path.join(ROOT, "Sources", "TypewriteCore", folder)
+        srcs += sorted(os.path.join(srcdir, f) for f in os.listdir(srcdir) if f.endswith(".swift"))
     subprocess.run(["swiftc", "-O", *srcs, os.path.join(ROOT, "Scripts", "markdown-spans", "main.swift"),
                     "-o", exe], check=True)
     return exe

@@ -1,6 +1,8 @@
 // markdown-spans: the highlighter's settled styles of markdown files, for Scripts/markdown-oracle-check.py.
-// Built together with Sources/TypewriteCore/Markdown/*.swift (that folder needs only the standard library):
-//   swiftc -O Sources/TypewriteCore/Markdown/*.swift Scripts/markdown-spans/main.swift -o /tmp/markdown-spans
+// Built together with Sources/TypewriteCore/Markdown/*.swift and Code/*.swift (they need only the
+// standard library):
+//   swiftc -O Sources/TypewriteCore/Markdown/*.swift Sources/TypewriteCore/Code/*.swift \
+//       Scripts/markdown-spans/main.swift -o /tmp/markdown-spans
 // Usage: markdown-spans [--pieces SEED] [--bench REPEAT] FILE...
 //   prints, per file, one JSON line {"file", "bytes", "restyled", "runs": [[start, end, style], ...]};
 //   --pieces feeds each file in random pieces of 1 to 40 bytes (--max-piece N), seeded, else whole;

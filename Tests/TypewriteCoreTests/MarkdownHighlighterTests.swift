@@ -127,7 +127,9 @@ struct MarkdownBlockTests {
         .init("- Tide\n---\n", "---", "marker:thematicBreak"),     // the underline may not be lazy
         .init("text\n\n---\n", "---", "marker:thematicBreak"),
         .init("* * *", "*", "marker:thematicBreak"),
-        .init("```swift\nlet x = 1\n```\n", "let", "code-block"),
+        .init("```swift\nlet x = 1\n```\n", "let", "code-block:keyword"),   // a known language: code roles
+        .init("```swift\nlet x = 1\n```\n", "x", "code-block"),
+        .init("```kt\nval x = 1\n```\n", "val", "code-block"),              // an unknown one: the base style
         .init("```swift\nlet x = 1\n```\n", "```swift", "marker:codeFence"),
         .init("```\n*not* emphasis\n", "not", "code-block"),         // a fence left open at the end
         .init("~~~\n```\nstill code\n~~~\nafter", "still", "code-block"),

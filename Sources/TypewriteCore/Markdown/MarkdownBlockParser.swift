@@ -86,6 +86,20 @@ struct MarkdownBlockParser {
     static let maximumPendingReferences = 4096
     /// The style a byte appended to the last line examined would take (tentative examinations).
     private(set) var tail = MarkdownStyle.plain
+    /// The scanner of the open fenced code block, when its info string names a known language.
+    private var code: CodeScanner?
+    /// Room for the roles of a code line.
+    private var codeRoles: [CodeRole] = []
+
+    /// The style of code block content in each code role, by the role's raw value.
+    private static let codeStyles = CodeRole.allCases.map { MarkdownStyle(isCodeBlock: true, codeRole: $0) }
+
+    /// Whether the open block is fenced code whose syntax is scanned (letters appended to it may
+    /// change the role of those before them: `de` + `f` is the keyword `def`).
+    var scansCode: Bool {
+        if case .fenced = leaf { return code != nil }
+        return false
+    }
 
     /// How many block quotes and list items are open.
     var containerDepth: Int { containers.count }
@@ -185,8 +199,12 @@ struct MarkdownBlockParser {
                     return
                 }
                 let q = advance(p, columns: indent, src, end: end)
-                sink.set(q.offset..<end, MarkdownStyle(isCodeBlock: true))
-                tail = MarkdownStyle(isCodeBlock: true)
+                if code != nil {
+                    styleCode(src, q.offset..<end, tentative: tentative, sink: &sink)
+                } else {
+                    sink.set(q.offset..<end, MarkdownStyle(isCodeBlock: true))
+                    tail = MarkdownStyle(isCodeBlock: true)
+                }
                 return
             case .indented:
                 let f = nonSpace.find(p, src, end)
@@ -248,7 +266,11 @@ struct MarkdownBlockParser {
                 finalizeLeaf(src, sink: &sink)
                 markContent()
                 leaf = .fenced(fence: c, length: fenceLength, indent: indent)
-                sink.codeBlock(startingAt: f.offset, language: infoWord(src, f.offset + fenceLength, end))
+                let language = infoWord(src, f.offset + fenceLength, end)
+                sink.codeBlock(startingAt: f.offset, language: language)
+                // A line still arriving may name a language that is not yet whole: the scanner is
+                // chosen when the line ends.
+                code = tentative ? nil : CodeLanguage.named(language).map { CodeScanner(language: $0) }
                 sink.set(f.offset..<end, MarkdownStyle(marker: .codeFence))
                 tail = MarkdownStyle(marker: .codeFence)
                 return
@@ -370,6 +392,38 @@ struct MarkdownBlockParser {
     private mutating func finalizeLeaf(_ src: MarkdownSource, sink: inout MarkdownStyleSink) {
         if leaf == .paragraph { finalizeParagraph(src, headingLevel: 0, sink: &sink) }
         leaf = .none
+        code = nil
+    }
+
+    /// Styles a fenced code line's content with the block's scanner: on a line still arriving
+    /// (`tentative`, the parser is a copy) the last token's role is a guess.
+    private mutating func styleCode(_ src: MarkdownSource, _ range: Range<Int>, tentative: Bool, sink: inout MarkdownStyleSink) {
+        let n = range.count
+        if codeRoles.count < n { codeRoles = [CodeRole](repeating: .plain, count: max(n, 2 * codeRoles.count)) }
+        let lo = range.lowerBound - src.base
+        src.bytes.withUnsafeBufferPointer { bytes in
+            codeRoles.withUnsafeMutableBufferPointer { roles in
+                code!.scanLine(UnsafeBufferPointer(rebasing: bytes[lo..<(lo + n)]),
+                               into: UnsafeMutableBufferPointer(rebasing: roles[0..<n]), lineIsComplete: !tentative)
+            }
+        }
+        guard n > 0 else {
+            tail = MarkdownStyle(isCodeBlock: true, codeRole: code!.continuationRole)
+            return
+        }
+        sink.dirtyLow = min(sink.dirtyLow, range.lowerBound)
+        let offset = range.lowerBound - sink.base
+        sink.styles.withUnsafeMutableBufferPointer { styles in
+            codeRoles.withUnsafeBufferPointer { roles in
+                // A role is one byte, its case's index (the cases are declared in raw value order).
+                roles.withMemoryRebound(to: UInt8.self) { indices in
+                    Self.codeStyles.withUnsafeBufferPointer { byRole in
+                        for k in 0..<n { styles[offset + k] = byRole[Int(indices[k])] }
+                    }
+                }
+            }
+        }
+        tail = MarkdownStyle(isCodeBlock: true, codeRole: code!.continuationRole)
     }
 
     private mutating func finalizeParagraph(_ src: MarkdownSource, headingLevel: UInt8, sink: inout MarkdownStyleSink) {

@@ -94,6 +94,10 @@ public struct MarkdownHighlighter: Sendable {
             onlyWords = onlyWords && (b == 0x20 || MarkdownCharacters.isASCIIAlphanumeric(b))
             i += 1
         }
+        if onlyWords && parser.scansCode && tailStyle.codeRole != .string && tailStyle.codeRole != .comment {
+            // In code, letters can make a keyword of the name before them (`de` + `f`).
+            onlyWords = false
+        }
         if onlyWords {
             // Letters, digits and spaces after a letter or digit that took the style of the end
             // of the text extend that style and decide nothing before them: no need to look again.
