@@ -217,7 +217,8 @@ package struct PollDriver {
             if let i = cursorIndex, events[i] != 0, cursorQuery?.read() == true, let reply = cursorQuery?.reply {
                 cursorQuery = nil
                 let column = TerminalQuery.cursorColumn(in: reply)
-                if cursorQueryIsStale || (column.map { $0 >= (System.terminalColumns(setup.output) ?? .max) } ?? false),
+                // One past the last column is tmux's pending wrap; further is from before a resize.
+                if cursorQueryIsStale || (column.map { $0 > (System.terminalColumns(setup.output) ?? .max) } ?? false),
                    cursorQueries < 3 {
                     // Another resize came after the question, or the answer is past the new width
                     // (from before the resize): ask again.

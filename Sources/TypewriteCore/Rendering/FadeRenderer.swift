@@ -353,7 +353,8 @@ package struct FadeRenderer: Sendable {
     public mutating func cursorReport(column reported: Int?, into out: inout [UInt8]) {
         guard let r = relocation else { return }
         relocation = nil
-        guard let now = reported, now < r.columns, !live.cells.isEmpty else {
+        // tmux reports a cursor in pending wrap one past the last column.
+        guard let now = reported, now <= r.columns, !live.cells.isEmpty else {
             loseLiveRegion(columns: r.columns, into: &out)
             return
         }
@@ -381,11 +382,11 @@ package struct FadeRenderer: Sendable {
             restorePen(into: &out)
             framing.movedCursor = true
             framing.end(into: &out)
-        } else if now < r.columns - 1 || reflowed == now || wrapsPending {
+        } else if now < r.columns - 1 || reflowed == now || wrapsPending || now == r.columns {
             // Moved with the cursor (a terminal that keeps rows would not have moved it): the
             // cells are the ones just before it. At the last column the cursor may be in pending
-            // wrap, after it: only where the logical line says which.
-            let cursor = wrapsPending && now == r.columns - 1 ? r.columns : now
+            // wrap, after it: only where the logical line (or a report past the column) says which.
+            let cursor = wrapsPending && now >= r.columns - 1 ? r.columns : now
             framing.begin(at: out.count)
             if live.settleAfterReflow(cursor: cursor, anchor: r.anchor, columns: r.columns, colors: &colors, pens: &pens,
                                       penIsUnknown: model.penIsUnknown, into: &out) {
