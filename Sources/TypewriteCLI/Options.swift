@@ -49,6 +49,8 @@ public struct OptionSpec: Sendable {
                    summary: "a decoded stream's reasoning: hide, dim, show (before the answer); default hide"),
         OptionSpec(long: "markdown", short: nil, value: .optional(name: "WHEN", choices: ["auto", "always", "never"]),
                    summary: "highlight markdown, keeping every character: auto (decoded model streams), always, never"),
+        OptionSpec(long: "hyperlinks", short: nil, value: .optional(name: "WHEN", choices: ["auto", "always", "never"]),
+                   summary: "make highlighted links clickable (OSC 8; http, https, mailto): auto, always (bare), never"),
         OptionSpec(long: "timestamps", short: nil, value: .optional(name: "FORMAT", choices: []),
                    summary: "start each line with the time it arrived (strftime FORMAT, default %H:%M:%S)"),
         OptionSpec(long: "collapse", short: nil, value: .optional(name: "N", choices: []),
@@ -74,7 +76,7 @@ public struct OptionSpec: Sendable {
 
 /// The command line, parsed and validated: the library's one settings type (`Typewriter.Settings`,
 /// which `--cps`, `--fade`, `--max-lag`, `--reduce-motion`, `--animate`, `--color`, `--format`,
-/// `--thinking`, `--markdown` and `--ambiguous-wide` fill in, and which validates their ranges), and
+/// `--thinking`, `--markdown`, `--hyperlinks` and `--ambiguous-wide` fill in, and which validates their ranges), and
 /// what only the command has.
 public struct Options: Sendable, Equatable {
     /// The settings the options fill in.
@@ -255,6 +257,7 @@ extension Options {
         case "more-label": moreLabel = v
         case "less-label": lessLabel = v
         case "markdown": settings.markdown = value.flatMap(When.init(rawValue:)) ?? .always
+        case "hyperlinks": settings.hyperlinks = value.flatMap(When.init(rawValue:)) ?? .always
         case "query-colors": queryColors = value.flatMap(When.init(rawValue:)) ?? .auto; queryColorsGiven = true
         case "ambiguous-wide": settings.ambiguousIsWide = true
         case "tee":

@@ -353,7 +353,7 @@ struct VirtualTerminalTests {
                          + "\u{1B}]8;id=7;https://e.com/a;b\u{7}\u{1B}[0mz\u{1B}]8;;\u{7}")
         #expect(t.text() == "abcdz")
         #expect((0..<5).map { t.cell(row: 0, column: $0).link }
-                == [nil, "http://x", "http://x", nil, "https://e.com/a;b"])
+                == [nil, "http://x", "http://x", nil, "id=7;https://e.com/a;b"])  // parameters kept with the URI
         #expect(t.link == nil)
         #expect(terminal("\u{1B}]8;;u\u{7}").link == "u")
     }

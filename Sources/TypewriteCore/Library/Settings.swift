@@ -30,6 +30,11 @@ extension Typewriter {
         /// `.always` any text, `.never` none. Only when animated; with colours, or with
         /// attributes only under `NO_COLOR`.
         public var markdown: When = .auto
+        /// When highlighted links become OSC 8 hyperlinks a terminal can open (`http`, `https` and
+        /// `mailto` only, `MarkdownLink.destination`): `.auto` (the default) where typewrite writes
+        /// colours (not under `NO_COLOR`), `.always` wherever it writes escape sequences, `.never`
+        /// none. Only where markdown is highlighted.
+        public var hyperlinks: When = .auto
         /// The terminal's colours, if the host knows them (for example from its own OSC 10/11
         /// query): the fade runs from this background to this foreground. Nil: assumed from
         /// `COLORFGBG`, else a dark background.

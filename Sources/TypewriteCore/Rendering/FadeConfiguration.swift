@@ -37,6 +37,12 @@ package struct FadeConfiguration: Sendable {
     package var highlightsMarkdown = false
     /// Whether markdown styles may use colours (false under `NO_COLOR`: attributes only).
     package var markdownUsesColor = true
+    /// Whether highlighted links are drawn as OSC 8 hyperlinks (only safe destinations,
+    /// `MarkdownLink.destination`; never inside a hyperlink of the input's own).
+    package var hyperlinks = false
+    /// What starts each hyperlink's `id=`, so that the ids of two programs on one screen differ
+    /// (the process id); the link's number follows it.
+    package var hyperlinkIDPrefix = "tw"
     /// Palette entries as the terminal reported them (OSC 4), which colours fade toward; entries
     /// not reported fade toward xterm's defaults.
     package var palette: [UInt8: RGB] = [:]

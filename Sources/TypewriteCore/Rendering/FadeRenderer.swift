@@ -86,7 +86,8 @@ package struct FadeRenderer: Sendable {
                            rows: Self.valid(configuration.rows))
         framing = FramePolicy(byteLimit: budget.frameBytes)
         markdown = MarkdownPainter(colors: configuration.markdownUsesColor && configuration.colorDepth != .none,
-                                   openTextLimit: budget.openMarkdownText)
+                                   openTextLimit: budget.openMarkdownText, links: configuration.hyperlinks,
+                                   linkIDPrefix: configuration.hyperlinkIDPrefix)
         if configuration.highlightsMarkdown { startMarkdown() }
     }
 
@@ -552,16 +553,17 @@ package struct FadeRenderer: Sendable {
                 out.append(contentsOf: stream[s..<(s + settled)])
                 advanceSettled(s, count: settled, penID: pens.inputID)
             } else {
-                // Run by run of one look.
+                // Run by run of one look and link.
                 var at = s
                 while at < s + settled {
-                    let (pen, id, look) = markdown.drawingPen(at: at, pens: &pens, model: model)
+                    let drawing = markdown.drawing(at: at, pens: &pens, model: model)
+                    let link = markdown.link(at: at)
                     var end = at + 1
-                    while end < s + settled && markdown.look(at: end) == look { end += 1 }
-                    setPen(pen, into: &out)
+                    while end < s + settled && markdown.look(at: end) == drawing.look && markdown.link(at: end) == link { end += 1 }
+                    setPen(drawing.pen, link: drawing.link, into: &out)
                     out.append(contentsOf: stream[at..<end])
-                    markdown.notePaintedText(stream, start: at, count: end - at, look: look, pens: pens, model: &model)
-                    advanceSettled(at, count: end - at, penID: id)
+                    markdown.notePaintedText(stream, start: at, count: end - at, drawing: drawing, pens: pens, model: &model)
+                    advanceSettled(at, count: end - at, penID: drawing.id, linked: drawing.link != nil)
                     markdown.forgetScrolledRows(model: model, screenRows: ahead.rows)
                     at = end
                 }
@@ -595,7 +597,7 @@ package struct FadeRenderer: Sendable {
     }
 
     /// Column bookkeeping for `count` settled one-cell clusters at `start` written in bulk.
-    private mutating func advanceSettled(_ start: Int, count: Int, penID pen: Int) {
+    private mutating func advanceSettled(_ start: Int, count: Int, penID pen: Int, linked: Bool = false) {
         guard let width = model.columns, var c = model.column else {
             model.drawText(count: count)
             return
@@ -610,21 +612,22 @@ package struct FadeRenderer: Sendable {
         model.drawText(count: count)
         row.sync(model)
         row.recordText(stream.store, start: start + first, count: count - first, column: c, pen: pen)
-        if model.hyperlinkOpen || !model.allowsRepaint { row.markIncomplete() }
+        if linked || model.hyperlinkOpen || !model.allowsRepaint { row.markIncomplete() }
     }
 
     private mutating func writeCluster(_ bytes: ArraySlice<UInt8>, start: Int, width: Int, certain: Bool, index: Int,
                                        opacity: Double, moves: LiveRegion.Moves, into out: inout [UInt8]) {
-        let (pen, drawnPenID, look) = markdown.drawingPen(at: start, pens: &pens, model: model)
+        let drawing = markdown.drawing(at: start, pens: &pens, model: model)
+        let pen = drawing.pen, drawnPenID = drawing.id, link = drawing.link
         guard let columns = model.columns, var c = model.column else {
-            setPen(pen, into: &out)
+            setPen(pen, link: link, into: &out)
             out.append(contentsOf: bytes)
             if certain { model.draw(width: width) } else { model.drawUncertain(width: width) }
             return
         }
         if !certain || width == 0 {
             settleLive(moves: moves, into: &out)
-            setPen(pen, into: &out)
+            setPen(pen, link: link, into: &out)
             out.append(contentsOf: bytes)
             if !certain { model.drawUncertain(width: width) } else { row.markIncomplete() }
             return
@@ -642,7 +645,7 @@ package struct FadeRenderer: Sendable {
             model.column = 0
             markdown.forgetScrolledRows(model: model, screenRows: ahead.rows)
             if width > columns {
-                setPen(pen, into: &out)
+                setPen(pen, link: link, into: &out)
                 out.append(contentsOf: bytes)
                 forgetColumn()  // wider than the screen: where it ends is unknown
                 return
@@ -652,10 +655,10 @@ package struct FadeRenderer: Sendable {
         if c + width >= columns {
             // Reaching the last column: nothing may fade while the cursor sits in pending wrap.
             settleLive(moves: moves, into: &out)
-            setPen(pen, into: &out)
+            setPen(pen, link: link, into: &out)
             out.append(contentsOf: bytes)
-            record(key, bytes, pen: drawnPenID, at: c, width: width)
-            markdown.notePainted(start: start, bytes: bytes, column: c, width: width, look: look, pens: pens, model: &model)
+            record(key, bytes, pen: drawnPenID, at: c, width: width, linked: link != nil)
+            markdown.notePainted(start: start, bytes: bytes, column: c, width: width, drawing: drawing, pens: pens, model: &model)
             model.draw(width: width)
             return
         }
@@ -668,23 +671,25 @@ package struct FadeRenderer: Sendable {
             code = colors.code(level: level, from: from, to: to)
         }
         if code == ColorRamp.settled && live.isEmpty {
-            setPen(pen, into: &out)
+            setPen(pen, link: link, into: &out)
             out.append(contentsOf: bytes)
         } else {
             if wrapped && code != ColorRamp.settled {
                 // A row that scrolls in takes the pen of the wrap in its blank cells (xterm draws
                 // the cursor in their colour): wrap in the settled pen, then draw the fade over it.
-                setPen(pen, into: &out)
+                setPen(pen, link: link, into: &out)
                 out.append(contentsOf: bytes)
+                pens.closeLink(into: &out)
                 ControlSequence.append(&out, width, final: ControlSequence.cub)
                 framing.movedCursor = true
             }
-            setPen(code == ColorRamp.settled ? pen : colors.fadePen(pen, code), into: &out)
+            setPen(code == ColorRamp.settled ? pen : colors.fadePen(pen, code), link: link, into: &out)
             out.append(contentsOf: bytes)
-            live.add(bytes, column: c, width: width, pen: pen, index: index, code: code, level: level, from: from, to: to, start: start)
+            live.add(bytes, column: c, width: width, pen: pen, link: link, index: index, code: code, level: level, from: from, to: to,
+                     start: start)
         }
-        record(key, bytes, pen: drawnPenID, at: c, width: width)
-        markdown.notePainted(start: start, bytes: bytes, column: c, width: width, look: look, pens: pens, model: &model)
+        record(key, bytes, pen: drawnPenID, at: c, width: width, linked: link != nil)
+        markdown.notePainted(start: start, bytes: bytes, column: c, width: width, drawing: drawing, pens: pens, model: &model)
         model.draw(width: width)
     }
 
@@ -692,18 +697,20 @@ package struct FadeRenderer: Sendable {
     private mutating func extend(_ bytes: ArraySlice<UInt8>, start: Int, width: Int, certain: Bool, moves: LiveRegion.Moves,
                                  into out: inout [UInt8]) {
         settleLive(moves: moves, into: &out)
-        setPen(markdown.drawingPen(at: start, pens: &pens, model: model).pen, into: &out)
+        let drawing = markdown.drawing(at: start, pens: &pens, model: model)
+        setPen(drawing.pen, link: drawing.link, into: &out)
         out.append(contentsOf: bytes)
         markdown.forgetLastPainted(endingAt: start)  // drawn again whole, it would lose what joined it
         model.extend(width: width, certain: certain)
     }
 
-    private mutating func record(_ key: UInt64, _ cluster: ArraySlice<UInt8>, pen: Int, at column: Int, width: Int) {
+    private mutating func record(_ key: UInt64, _ cluster: ArraySlice<UInt8>, pen: Int, at column: Int, width: Int,
+                                 linked: Bool) {
         guard let columns = model.columns else { return }
         row.sync(model)
         row.record(key, cluster, pen: pen, at: column, width: width, columns: columns)
-        // A cell drawn inside the input's hyperlink, or in a mode a redraw would not restore.
-        if model.hyperlinkOpen || !model.allowsRepaint { row.markIncomplete() }
+        // A cell drawn in a hyperlink, or in a mode a redraw would not restore.
+        if linked || model.hyperlinkOpen || !model.allowsRepaint { row.markIncomplete() }
     }
 
     private mutating func forgetColumn() {
@@ -720,8 +727,8 @@ package struct FadeRenderer: Sendable {
 
     // MARK: Pens
 
-    private mutating func setPen(_ pen: GraphicRendition, into out: inout [UInt8]) {
-        pens.set(pen, terminalPenIsUnknown: model.penIsUnknown, into: &out)
+    private mutating func setPen(_ pen: GraphicRendition, link: Hyperlink? = nil, into out: inout [UInt8]) {
+        pens.set(pen, link: link, terminalPenIsUnknown: model.penIsUnknown, into: &out)
     }
 
     /// Leaves the terminal in exactly the input's SGR state.

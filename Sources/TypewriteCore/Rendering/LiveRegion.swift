@@ -15,6 +15,8 @@ struct LiveRegion: Sendable {
         var range: Range<Int>
         /// The pen it settles in.
         var pen: GraphicRendition
+        /// The hyperlink it is drawn in.
+        var link: Hyperlink?
         /// Its number among the clusters received (for its opacity).
         var index: Int
         var code: ColorRamp.Code
@@ -48,12 +50,12 @@ struct LiveRegion: Sendable {
     var isFading: Bool { cells.contains { $0.code != ColorRamp.settled } }
 
     /// A cluster drawn at `column` in fade step `code` (`level`).
-    mutating func add(_ cluster: ArraySlice<UInt8>, column: Int, width: Int, pen: GraphicRendition, index: Int,
-                      code: ColorRamp.Code, level: Int, from: RGB, to: RGB, start: Int) {
+    mutating func add(_ cluster: ArraySlice<UInt8>, column: Int, width: Int, pen: GraphicRendition, link: Hyperlink?,
+                      index: Int, code: ColorRamp.Code, level: Int, from: RGB, to: RGB, start: Int) {
         let range = bytes.count..<(bytes.count + cluster.count)
         bytes.append(contentsOf: cluster)
-        cells.append(Cell(column: column, width: width, range: range, pen: pen, index: index, code: code, level: level,
-                          from: from, to: to, start: start))
+        cells.append(Cell(column: column, width: width, range: range, pen: pen, link: link, index: index, code: code,
+                          level: level, from: from, to: to, start: start))
     }
 
     /// Forgets every cell (they keep the colour they have on the screen).
@@ -62,11 +64,12 @@ struct LiveRegion: Sendable {
         bytes.removeAll(keepingCapacity: true)
     }
 
-    /// The cell for the cluster at input offset `start` drawn at `column` takes `pen`: it fades
-    /// toward it from the step it has reached. Returns false when no such cell is live.
-    mutating func restyle(start: Int, column: Int, pen: GraphicRendition, from: RGB, to: RGB) -> Bool {
+    /// The cell for the cluster at input offset `start` drawn at `column` takes `pen` and `link`:
+    /// it fades toward its new look from the step it has reached. Returns false when no such cell is live.
+    mutating func restyle(start: Int, column: Int, pen: GraphicRendition, link: Hyperlink?, from: RGB, to: RGB) -> Bool {
         guard let i = cells.firstIndex(where: { $0.start == start && $0.column == column }) else { return false }
         cells[i].pen = pen
+        cells[i].link = link
         cells[i].from = from
         cells[i].to = to
         cells[i].code = Self.repaintCode
@@ -106,14 +109,16 @@ struct LiveRegion: Sendable {
         }
         var up = false
         for (cell, place) in zip(cells, places) {
+            pens.closeLink(into: &out)
             if place.up != up {
                 ControlSequence.append(&out, 1, final: place.up ? ControlSequence.cuu : ControlSequence.cud)
                 up = place.up
             }
             ControlSequence.append(&out, place.column + 1, final: ControlSequence.cha, always: true)
-            pens.set(cell.pen, terminalPenIsUnknown: penIsUnknown, into: &out)
+            pens.set(cell.pen, link: cell.link, terminalPenIsUnknown: penIsUnknown, into: &out)
             out.append(contentsOf: bytes[cell.range])
         }
+        pens.closeLink(into: &out)
         if up { ControlSequence.append(&out, 1, final: ControlSequence.cud) }
         // In pending wrap (after the last column), drawing the last cell left the cursor there.
         let endsAtMargin = cursor == columns && places.last.map { !$0.up && $0.column + (cells.last?.width ?? 1) == columns } == true
@@ -187,6 +192,7 @@ struct LiveRegion: Sendable {
             for i in first..<cells.count { cells[i].level = levels[i] }
             return false
         }
+        pens.closeLink(into: &out)  // not open across a move
         switch moves {
         case .absolute: ControlSequence.append(&out, cells[firstWrite].column + 1, final: ControlSequence.cha, always: true)
         case .relative:
@@ -200,8 +206,8 @@ struct LiveRegion: Sendable {
         for i in firstWrite..<cells.count {
             let cell = cells[i]
             cells[i].level = levels[i]
-            pens.set(codes[i] == ColorRamp.settled ? cell.pen : colors.fadePen(cell.pen, codes[i]), terminalPenIsUnknown: penIsUnknown,
-                     into: &out)
+            pens.set(codes[i] == ColorRamp.settled ? cell.pen : colors.fadePen(cell.pen, codes[i]), link: cell.link,
+                     terminalPenIsUnknown: penIsUnknown, into: &out)
             out.append(contentsOf: bytes[cell.range])
             cells[i].code = codes[i]
         }

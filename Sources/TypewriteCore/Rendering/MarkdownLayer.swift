@@ -29,6 +29,19 @@ struct MarkdownLayer: Sendable {
     private var parameterIDs: [String: UInt8] = ["": 0]
     let colors: Bool
 
+    /// Whether links become OSC 8 hyperlinks.
+    let linksOn: Bool
+    /// The link of every input byte from `looksBase` to `fedEnd` (0: none), as `looks`.
+    private var linkOf: [Int32] = []
+    /// Hyperlinks by number: the OSC 8 sequence that opens each, and the input offset past its
+    /// last byte (to forget it once its bytes are gone). Numbers are never reused.
+    private var linkTargets: [Int32: (open: [UInt8], end: Int)] = [:]
+    private var nextLink: Int32 = 1
+    /// The current document's links: number by the highlighter's id.
+    private var documentLinks: [Int: Int32] = [:]
+    /// What makes each link's `id=` unique beyond this renderer (`FadeConfiguration.hyperlinkIDPrefix`).
+    let linkIDPrefix: String
+
     /// Written clusters whose place on the screen is known, oldest first.
     private(set) var painted: [Painted] = []
     private var paintedHead = 0
@@ -53,12 +66,17 @@ struct MarkdownLayer: Sendable {
         var penID: Int          // the renderer's number of the input's pen it was drawn over
         var drawn: UInt8
         var wanted: UInt8
+        var drawnLink: Int32 = 0
+        var wantedLink: Int32 = 0
     }
     private var paintedBytesBase = 0
 
-    init(colors: Bool, openTextLimit: Int = MemoryBudget.standard.openMarkdownText) {
+    init(colors: Bool, openTextLimit: Int = MemoryBudget.standard.openMarkdownText, links: Bool = false,
+         linkIDPrefix: String = "tw") {
         self.colors = colors
         self.openTextLimit = openTextLimit
+        self.linksOn = links
+        self.linkIDPrefix = linkIDPrefix
     }
 
     // MARK: Feeding
@@ -75,6 +93,7 @@ struct MarkdownLayer: Sendable {
     mutating func feed(_ store: ByteStore, to end: Int, skipping skip: [Range<Int>]) {
         guard end > fedEnd else { return }
         looks.append(contentsOf: repeatElement(0, count: end - fedEnd))
+        if linksOn { linkOf.append(contentsOf: repeatElement(0, count: end - fedEnd)) }
         var at = fedEnd
         var skip = skip
         let lower = max(fedEnd, notText.lowerBound), upper = min(end, notText.upperBound)
@@ -124,6 +143,7 @@ struct MarkdownLayer: Sendable {
         highlighter = MarkdownHighlighter()
         pieces = [(0, fedCount)]
         documentIsWhole = true
+        documentLinks.removeAll()
     }
 
     /// A new document whose first bytes, `context`, were shown before (and stay as they are):
@@ -138,9 +158,10 @@ struct MarkdownLayer: Sendable {
         if mapped.isEmpty { mapped = [(0, -1)] }  // -1: maps to nothing fed
         pieces = mapped + [(kept, fedCount)]
         documentIsWhole = true
+        documentLinks.removeAll()
         // Its styles as the new document reads it are restyles of what is on the screen.
         let update = highlighter.feed(context)
-        apply(MarkdownUpdate(restyles: update.runs + update.restyles))
+        apply(MarkdownUpdate(restyles: update.runs + update.restyles, links: update.links))
     }
 
     /// End of input: every guess still open is decided.
@@ -151,39 +172,105 @@ struct MarkdownLayer: Sendable {
     private mutating func apply(_ update: MarkdownUpdate) {
         for run in update.runs { set(run, restyle: false) }
         for run in update.restyles { set(run, restyle: true) }
+        if linksOn { for link in update.links { set(link) } }
     }
 
     private mutating func set(_ run: MarkdownStyleRun, restyle: Bool) {
         let look = lookID(run.style)
-        // The last piece starting at or before the run (pieces are in document order).
+        forEachInputRange(ofDocument: run.range) { setLook(look, $0, restyle: restyle) }
+    }
+
+    /// Calls `body` with the input ranges the document's bytes `range` were fed from, in order.
+    private func forEachInputRange(ofDocument range: Range<Int>, _ body: (Range<Int>) -> Void) {
+        // The last piece starting at or before the range (pieces are in document order).
         var low = 0, high = pieces.count - 1
         while low < high {
             let mid = (low + high + 1) / 2
-            if pieces[mid].document <= run.range.lowerBound { low = mid } else { high = mid - 1 }
+            if pieces[mid].document <= range.lowerBound { low = mid } else { high = mid - 1 }
         }
+        guard let first = segments.first else { return }
         for i in low..<pieces.count {
             let piece = pieces[i]
-            if piece.document >= run.range.upperBound { break }
+            if piece.document >= range.upperBound { break }
             let pieceEnd = i + 1 < pieces.count ? pieces[i + 1].document : Int.max
-            let low = max(run.range.lowerBound, piece.document), high = min(run.range.upperBound, pieceEnd)
+            let low = max(range.lowerBound, piece.document), high = min(range.upperBound, pieceEnd)
             guard low < high, piece.markdown >= 0 else { continue }
-            set(look, markdown: (piece.markdown + low - piece.document)..<(piece.markdown + high - piece.document), restyle: restyle)
+            // Markdown offsets, then the stretches they were fed from.
+            let markdown = (piece.markdown + low - piece.document)..<(piece.markdown + high - piece.document)
+            var m = max(markdown.lowerBound, first.markdown)  // older stretches are forgotten
+            var k = segmentIndex(containing: m)
+            while m < markdown.upperBound, k < segments.count {
+                let segmentEnd = k + 1 < segments.count ? segments[k + 1].markdown : fedCount
+                let upper = min(markdown.upperBound, segmentEnd)
+                let input = segments[k].input + (m - segments[k].markdown)
+                body(input..<(input + upper - m))
+                m = upper
+                k += 1
+            }
         }
     }
 
-    /// Sets the look of markdown bytes `range`, at the input offsets they were fed from.
-    private mutating func set(_ look: UInt8, markdown range: Range<Int>, restyle: Bool) {
-        guard let first = segments.first else { return }
-        var m = max(range.lowerBound, first.markdown)  // older stretches are forgotten
-        var k = segmentIndex(containing: m)
-        while m < range.upperBound, k < segments.count {
-            let segmentEnd = k + 1 < segments.count ? segments[k + 1].markdown : fedCount
-            let upper = min(range.upperBound, segmentEnd)
-            let input = segments[k].input + (m - segments[k].markdown)
-            setLook(look, input..<(input + upper - m), restyle: restyle)
-            m = upper
-            k += 1
+    // MARK: Links
+
+    /// A link report (`MarkdownLink`): the bytes it covered before lose it, those it covers now
+    /// take it when its destination is known and safe — repainted in place where already drawn.
+    private mutating func set(_ link: MarkdownLink) {
+        let old = documentLinks[link.id] ?? 0
+        if old != 0, let replacing = link.replacing {
+            forEachInputRange(ofDocument: replacing) { setLink(0, $0, only: old) }
         }
+        guard !link.isRemoved, let destination = link.destination else {
+            documentLinks[link.id] = nil
+            return
+        }
+        let number: Int32
+        if old != 0, let target = linkTargets[old], target.open == openSequence(old, destination) {
+            number = old
+        } else {
+            number = nextLink
+            nextLink += 1
+        }
+        documentLinks[link.id] = number
+        var end = linkTargets[number]?.end ?? 0
+        for range in link.ranges {
+            forEachInputRange(ofDocument: range) { input in
+                setLink(number, input, only: nil)
+                end = max(end, input.upperBound)
+            }
+        }
+        linkTargets[number] = (openSequence(number, destination), end)
+    }
+
+    /// `OSC 8 ; id=… ; URL ST`: one id per link, so a link split across rows is one link.
+    private func openSequence(_ number: Int32, _ destination: String) -> [UInt8] {
+        Array("\u{1B}]8;id=\(linkIDPrefix)-\(number);\(destination)\u{1B}\\".utf8)
+    }
+
+    /// Gives input bytes `range` link `number` (0: none); with `only`, just those that had it.
+    private mutating func setLink(_ number: Int32, _ range: Range<Int>, only: Int32?) {
+        let pending = max(range.lowerBound, writtenEnd, looksBase)..<min(max(range.upperBound, writtenEnd, looksBase), looksBase + linkOf.count)
+        for i in pending where only == nil || linkOf[i - looksBase] == only { linkOf[i - looksBase] = number }
+        guard range.lowerBound < writtenEnd else { return }
+        // Written already: repaint where the cluster is known to be.
+        var i = firstPainted(atOrAfter: range.lowerBound)
+        while i < painted.count, painted[i].start < min(range.upperBound, writtenEnd) {
+            if only == nil || painted[i].wantedLink == only {
+                painted[i].wantedLink = number
+                if painted[i].drawnLink != number { hasRestyles = true }
+            }
+            i += 1
+        }
+    }
+
+    /// The link number of the input byte at `offset` (0 for none).
+    func link(at offset: Int) -> Int32 {
+        linksOn && offset >= looksBase && offset < fedEnd ? linkOf[offset - looksBase] : 0
+    }
+
+    /// Link `number` (nil for 0, or one forgotten).
+    func hyperlink(_ number: Int32) -> Hyperlink? {
+        guard number != 0, let target = linkTargets[number] else { return nil }
+        return Hyperlink(number: number, open: target.open)
     }
 
     private func segmentIndex(containing m: Int) -> Int {
@@ -250,7 +337,14 @@ struct MarkdownLayer: Sendable {
         let drop = min(offset, fedEnd) - looksBase
         guard drop > 4096 && drop * 2 > looks.count else { return }
         looks.removeFirst(drop)
+        if linksOn { linkOf.removeFirst(drop) }
         looksBase += drop
+        if !linkTargets.isEmpty {
+            // Links whose bytes are all gone and not on the screen are no longer needed.
+            let oldestPainted = painted.count > paintedHead ? painted[paintedHead].start : Int.max
+            let known = Set(documentLinks.values)
+            linkTargets = linkTargets.filter { $0.value.end > min(looksBase, oldestPainted) || known.contains($0.key) }
+        }
         // Segments wholly before the looks kept are no longer needed.
         if segments.count > 64 {
             var k = 0
@@ -261,13 +355,14 @@ struct MarkdownLayer: Sendable {
 
     // MARK: Painted clusters
 
-    /// A cluster was drawn at a known place in `look`.
+    /// A cluster was drawn at a known place in `look`, in `link`.
     mutating func note(start: Int, bytes: ArraySlice<UInt8>, row: Int, column: Int, width: Int,
-                       penID: Int, look: UInt8) {
+                       penID: Int, look: UInt8, link: Int32 = 0) {
         let b = paintedBytesBase + paintedBytes.count
         paintedBytes.append(contentsOf: bytes)
         painted.append(Painted(start: start, row: row, column: column, width: width,
-                               bytes: b..<(b + bytes.count), penID: penID, drawn: look, wanted: look))
+                               bytes: b..<(b + bytes.count), penID: penID, drawn: look, wanted: look,
+                               drawnLink: link, wantedLink: link))
     }
 
     /// Clusters drawn on rows above `row` − `keep` have scrolled off (or may have): forget them.
@@ -321,9 +416,10 @@ struct MarkdownLayer: Sendable {
         guard hasRestyles else { return [] }
         hasRestyles = false
         var out: [Painted] = []
-        for i in paintedHead..<painted.count where painted[i].drawn != painted[i].wanted {
+        for i in paintedHead..<painted.count where painted[i].drawn != painted[i].wanted || painted[i].drawnLink != painted[i].wantedLink {
             out.append(painted[i])
             painted[i].drawn = painted[i].wanted
+            painted[i].drawnLink = painted[i].wantedLink
         }
         return out
     }

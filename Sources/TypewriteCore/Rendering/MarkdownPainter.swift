@@ -11,10 +11,12 @@ struct MarkdownPainter: Sendable {
     /// A CR was written and nothing since: text drawn now overwrites the row.
     private var returnedCarriage = false
 
-    /// - Parameter colors: whether looks may use colours (false under `NO_COLOR`: attributes only).
-    /// - Parameter openTextLimit: longest open text the highlighter holds (`MemoryBudget.openMarkdownText`).
-    init(colors: Bool, openTextLimit: Int) {
-        layer = MarkdownLayer(colors: colors, openTextLimit: openTextLimit)
+    /// - Parameters:
+    ///   - colors: whether looks may use colours (false under `NO_COLOR`: attributes only).
+    ///   - openTextLimit: longest open text the highlighter holds (`MemoryBudget.openMarkdownText`).
+    ///   - links: whether links are drawn as OSC 8 hyperlinks, with ids that start `linkIDPrefix`.
+    init(colors: Bool, openTextLimit: Int, links: Bool = false, linkIDPrefix: String = "tw") {
+        layer = MarkdownLayer(colors: colors, openTextLimit: openTextLimit, links: links, linkIDPrefix: linkIDPrefix)
     }
 
     /// Highlights the text from input offset `offset` on; rows are counted from the cursor's.
@@ -68,16 +70,30 @@ struct MarkdownPainter: Sendable {
 
     // MARK: Pens
 
-    /// The pen the cluster at input offset `start` is drawn in, its number, and its look: the
-    /// input's pen, with the markdown look on top when the input's colours are the default ones.
-    mutating func drawingPen(at start: Int, pens: inout PenBook, model: TerminalModel) -> (pen: GraphicRendition, id: Int, look: UInt8) {
-        let base = pens.inputID
-        guard isOn, base >= 0, !model.penIsUnknown else { return (model.pen, base, 0) }
-        let look = layer.look(at: start)
-        guard look != 0 else { return (model.pen, base, 0) }
-        let (pen, id) = styledPen(base, look: look, pens: &pens)
-        return (pen, id, look)
+    /// How a cluster is drawn: its pen, the pen's number, its look and its link.
+    struct Drawing {
+        var pen: GraphicRendition
+        var id: Int
+        var look: UInt8 = 0
+        var link: Hyperlink? = nil
     }
+
+    /// How the cluster at input offset `start` is drawn: the input's pen, with the markdown look
+    /// on top when the input's colours are the default ones, in its link unless the input opened
+    /// a hyperlink of its own (typewrite never opens or closes one inside the input's).
+    mutating func drawing(at start: Int, pens: inout PenBook, model: TerminalModel) -> Drawing {
+        let base = pens.inputID
+        guard isOn else { return Drawing(pen: model.pen, id: base) }
+        let link = model.hyperlinkOpen ? nil : layer.hyperlink(layer.link(at: start))
+        guard base >= 0, !model.penIsUnknown else { return Drawing(pen: model.pen, id: base, link: link) }
+        let look = layer.look(at: start)
+        guard look != 0 else { return Drawing(pen: model.pen, id: base, link: link) }
+        let (pen, id) = styledPen(base, look: look, pens: &pens)
+        return Drawing(pen: pen, id: id, look: look, link: link)
+    }
+
+    /// The link number of the input byte at `offset` (0: none).
+    func link(at offset: Int) -> Int32 { isOn ? layer.link(at: offset) : 0 }
 
     /// The pen numbered `base` with `look` on top, and its number.
     mutating func styledPen(_ base: Int, look: UInt8, pens: inout PenBook) -> (pen: GraphicRendition, id: Int) {
@@ -88,22 +104,23 @@ struct MarkdownPainter: Sendable {
     // MARK: Where clusters were drawn
 
     /// Remembers where a cluster was drawn (before the model draws it).
-    mutating func notePainted(start: Int, bytes: ArraySlice<UInt8>, column: Int, width: Int, look: UInt8,
+    mutating func notePainted(start: Int, bytes: ArraySlice<UInt8>, column: Int, width: Int, drawing: Drawing,
                               pens: PenBook, model: inout TerminalModel) {
         guard let row = paintedRow(pens: pens, model: &model) else { return }
-        layer.note(start: start, bytes: bytes, row: row, column: column, width: width, penID: pens.inputID, look: look)
+        layer.note(start: start, bytes: bytes, row: row, column: column, width: width, penID: pens.inputID, look: drawing.look,
+                   link: drawing.link?.number ?? 0)
     }
 
     /// Remembers where `count` one-cell clusters of printable ASCII from `start` are drawn (before
     /// the model draws them), placed as `TerminalModel.drawText` places them.
-    mutating func notePaintedText(_ stream: TokenStream, start: Int, count: Int, look: UInt8, pens: PenBook,
+    mutating func notePaintedText(_ stream: TokenStream, start: Int, count: Int, drawing: Drawing, pens: PenBook,
                                   model: inout TerminalModel) {
         guard isOn, let width = model.columns, var c = model.column, var row = paintedRow(pens: pens, model: &model) else { return }
         var wrap = model.pendingWrap
         for i in 0..<count {
             if wrap || c >= width { row += 1; c = 0; wrap = false }
             layer.note(start: start + i, bytes: stream[(start + i)..<(start + i + 1)], row: row, column: c, width: 1,
-                       penID: pens.inputID, look: look)
+                       penID: pens.inputID, look: drawing.look, link: drawing.link?.number ?? 0)
             c += 1
         }
     }
@@ -193,31 +210,35 @@ struct MarkdownPainter: Sendable {
             let up = row - cluster.row
             guard up >= 0, up < (screenRows ?? 1) else { layer.restyledOffScreen += 1; continue }
             let (pen, penID) = styledPen(cluster.penID, look: cluster.wanted, pens: &pens)
+            let link = layer.hyperlink(cluster.wantedLink)
             let (from, to) = colors.endpoints(of: pen)
-            if up == 0, live.restyle(start: cluster.start, column: cluster.column, pen: pen, from: from, to: to) {
+            if up == 0, live.restyle(start: cluster.start, column: cluster.column, pen: pen, link: link, from: from, to: to) {
                 // Still fading: it fades toward its new look from the step it has reached.
                 layer.restyledCells += 1
                 continue
             }
+            if atRow != cluster.row || atColumn != cluster.column { pens.closeLink(into: &out) }
             Self.moveRows(from: atRow, to: cluster.row, into: &out)
             atRow = cluster.row
             if atColumn != cluster.column { ControlSequence.append(&out, cluster.column + 1, final: ControlSequence.cha, always: true) }
-            pens.set(pen, terminalPenIsUnknown: model.penIsUnknown, into: &out)
+            pens.set(pen, link: link, terminalPenIsUnknown: model.penIsUnknown, into: &out)
             out.append(contentsOf: layer.bytes(of: cluster))
             atColumn = cluster.column + cluster.width < width ? cluster.column + cluster.width : nil
             if cluster.row == row {
                 let bytes = layer.bytes(of: cluster)
                 record.record(RowRecord.key(bytes, pen: penID), bytes, pen: penID, at: cluster.column, width: cluster.width, columns: width)
+                if link != nil { record.markIncomplete() }  // a redraw of the row would not link it
             }
             layer.restyledCells += 1
             moved = true
         }
         guard moved else { return false }
+        pens.closeLink(into: &out)
         Self.moveRows(from: atRow, to: row, into: &out)
         if atColumn != column { ControlSequence.append(&out, column + 1, final: ControlSequence.cha, always: true) }
         if let last {
             let (pen, _) = styledPen(last.penID, look: last.drawn, pens: &pens)
-            pens.set(pen, terminalPenIsUnknown: model.penIsUnknown, into: &out)
+            pens.set(pen, link: layer.hyperlink(last.drawnLink), terminalPenIsUnknown: model.penIsUnknown, into: &out)
             out.append(contentsOf: layer.bytes(of: last))
         }
         return true

@@ -1,9 +1,26 @@
+/// An OSC 8 hyperlink typewrite draws cells in (xterm ctlseqs, "OSC 8"; `docs/terminals.md#hyperlinks`):
+/// its number, unique in the process, and the sequence that opens it (`OSC 8 ; id=… ; URI ST`).
+struct Hyperlink: Sendable, Equatable {
+    let number: Int32
+    let open: [UInt8]
+
+    static func == (a: Hyperlink, b: Hyperlink) -> Bool { a.number == b.number }
+
+    /// `OSC 8 ; ; ST`: no link from here on.
+    static let close: [UInt8] = Array("\u{1B}]8;;\u{1B}\\".utf8)
+}
+
 /// The SGR states ("pens") a renderer draws with: the input's pens by number, the looks markdown
 /// puts on top of them, and the pen the terminal has now, as far as typewrite wrote it. Every
 /// change of the terminal's pen goes through `set`, so the terminal is always left in a known one.
+/// The hyperlink typewrite opened is part of its pen: `set` without a link closes it, so every
+/// write that is not a linked cell (a control, the input's own sequences, the end of a frame)
+/// comes after the link is closed.
 struct PenBook: Sendable {
     /// The pen the terminal has, as far as typewrite wrote it.
     private(set) var terminal = GraphicRendition()
+    /// The number of the hyperlink typewrite left open (0: none).
+    private(set) var openLink: Int32 = 0
     /// The number of the input's current pen (-1 once there were too many pens to number).
     private(set) var inputID = 0
     private var ids: [GraphicRendition: Int] = [GraphicRendition(): 0]
@@ -47,8 +64,16 @@ struct PenBook: Sendable {
     }
 
     /// Writes the SGR that takes the terminal to `pen` (nothing when it has it, or when the
-    /// terminal's pen is unknown: typewrite then writes no SGR of its own).
-    mutating func set(_ pen: GraphicRendition, terminalPenIsUnknown: Bool, into out: inout [UInt8]) {
+    /// terminal's pen is unknown: typewrite then writes no SGR of its own), and opens `link` or
+    /// closes the one open.
+    mutating func set(_ pen: GraphicRendition, link: Hyperlink? = nil, terminalPenIsUnknown: Bool, into out: inout [UInt8]) {
+        if openLink != (link?.number ?? 0) {
+            closeLink(into: &out)
+            if let link {
+                out.append(contentsOf: link.open)
+                openLink = link.number
+            }
+        }
         guard pen != terminal, !terminalPenIsUnknown else { return }
         if pen.differsOnlyInForeground(from: terminal) {
             out.append(contentsOf: "\u{1B}[\(pen.foregroundParameter ?? "39")m".utf8)
@@ -59,8 +84,17 @@ struct PenBook: Sendable {
         terminal = pen
     }
 
-    /// Resets the terminal's pen (`CSI 0 m`) unless it is known to be the default.
+    /// Closes the hyperlink typewrite opened, if any: before the cursor moves away from its cells.
+    mutating func closeLink(into out: inout [UInt8]) {
+        guard openLink != 0 else { return }
+        out.append(contentsOf: Hyperlink.close)
+        openLink = 0
+    }
+
+    /// Resets the terminal's pen (`CSI 0 m`) unless it is known to be the default, and closes
+    /// typewrite's hyperlink.
     mutating func reset(terminalPenIsUnknown: Bool, into out: inout [UInt8]) {
+        closeLink(into: &out)
         guard !terminal.isDefault || terminalPenIsUnknown else { return }
         out.append(contentsOf: "\u{1B}[0m".utf8)
         terminal = GraphicRendition()

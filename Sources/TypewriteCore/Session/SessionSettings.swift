@@ -102,11 +102,14 @@ extension SessionSettings {
         if capabilities.animates {
             var configuration = capabilities.fadeConfiguration(columns: terminal.columns, rows: terminal.rows,
                                                                newlineReturnsCarriage: terminal.newlineReturnsCarriage,
-                                                               ambiguousIsWide: settings.ambiguousIsWide)
+                                                               ambiguousIsWide: settings.ambiguousIsWide,
+                                                               hyperlinks: settings.hyperlinks)
             configuration.charactersPerSecond = settings.charactersPerSecond
             configuration.fadeWidth = settings.fadeWidth
             configuration.maximumLag = settings.maximumLag
             configuration.memoryBudget = budget
+            // Ids of one session's links differ from those of any other on the screen.
+            configuration.hyperlinkIDPrefix = "tw" + String(UInt32.random(in: .min ... .max), radix: 36)
             if let colors = settings.terminalColors {
                 if let background = colors.background { configuration.background = background }
                 if let foreground = colors.foreground { configuration.foreground = foreground }

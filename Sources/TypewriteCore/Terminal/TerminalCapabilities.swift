@@ -90,11 +90,19 @@ package struct TerminalCapabilities: Equatable, Sendable {
     ///   - rows: its height in rows, nil when unknown (then rows about to scroll away unseen are
     ///     not written ahead).
     ///   - ambiguousIsWide: the user says ambiguous-width characters are two cells wide.
+    ///   - hyperlinks: `.auto` draws highlighted links as OSC 8 hyperlinks where typewrite writes
+    ///     colours (terminals without hyperlinks ignore them: `docs/terminals.md#hyperlinks`);
+    ///     `.always` wherever it writes escape sequences of its own; `.never` not at all.
     package func fadeConfiguration(columns: Int?, rows: Int? = nil, newlineReturnsCarriage: Bool = true,
-                                  ambiguousIsWide userWide: Bool = false) -> FadeConfiguration {
+                                  ambiguousIsWide userWide: Bool = false, hyperlinks: When = .auto) -> FadeConfiguration {
         var configuration = FadeConfiguration()
         configuration.colorDepth = colorDepth
         configuration.markdownUsesColor = colorDepth != .none
+        switch hyperlinks {
+        case .never: configuration.hyperlinks = false
+        case .always: configuration.hyperlinks = allowsAttributes
+        case .auto: configuration.hyperlinks = colorDepth != .none
+        }
         configuration.ambiguousIsWide = userWide
         // A CJK locale hints that they may be wide, but terminals differ (tmux draws them narrow
         // whatever the locale): never fade them there, so a wrong guess cannot garble a row.

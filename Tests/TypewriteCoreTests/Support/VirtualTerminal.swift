@@ -60,7 +60,8 @@
 // - REP (CSI b) repeats the last printed glyph, capped at width×height; OSC strings are capped at
 //   64 KiB (the rest is dropped, the terminator is still honoured); CSI keeps 64 parameters and clamps
 //   each to 1,000,000.
-// - OSC 0 and 2 set `title`; OSC 8 sets the link (empty URI closes); other OSC are ignored.
+// - OSC 0 and 2 set `title`; OSC 8 sets the link (empty URI closes; "params;URI" when it has
+//   parameters); other OSC are ignored.
 // - Not simplified: DECSTBM scroll regions and origin mode (?6) are honoured by LF/IND/RI/NEL, SU/SD,
 //   IL/DL, CUU/CUD and CUP. `Snapshot` also carries `pendingWrap`, which decides where the next
 //   glyph lands, so "same screen as cat" includes it.
@@ -1278,8 +1279,9 @@ struct VirtualTerminal: Sendable {
             title = String(decoding: rest, as: UTF8.self)
         case 8:
             guard let second = rest.firstIndex(of: 0x3B) else { return }
-            let uri = rest[(second + 1)...]
-            link = uri.isEmpty ? nil : String(decoding: uri, as: UTF8.self)
+            let uri = rest[(second + 1)...], parameters = rest[..<second]
+            // With parameters (`id=`), the link is "parameters;URI", so cells of two links differ.
+            link = uri.isEmpty ? nil : String(decoding: parameters.isEmpty ? uri : rest, as: UTF8.self)
         default:
             break
         }
