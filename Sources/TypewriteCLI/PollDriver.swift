@@ -89,6 +89,9 @@ package struct PollDriver {
     private var cursorQueries = 0
     /// A resize came while a cursor position query was out: its answer may be from before it.
     private var cursorQueryIsStale = false
+    /// The width the session was last told of (SIGWINCH), to tell a resize whose signal is still
+    /// on its way.
+    private var toldColumns: Int?
     /// The copy's write failed (said once; the run goes on and fails at the end).
     private var teeFailed = false
     /// Output made before a signal arrived and not written yet: it goes out after the signal is
@@ -218,10 +221,12 @@ package struct PollDriver {
                 cursorQuery = nil
                 let column = TerminalQuery.cursorColumn(in: reply)
                 // One past the last column is tmux's pending wrap; further is from before a resize.
-                if cursorQueryIsStale || (column.map { $0 > (System.terminalColumns(setup.output) ?? .max) } ?? false),
+                let width = System.terminalColumns(setup.output)
+                if cursorQueryIsStale || (column.map { $0 > (width ?? .max) } ?? false) || width != toldColumns,
                    cursorQueries < 3 {
-                    // Another resize came after the question, or the answer is past the new width
-                    // (from before the resize): ask again.
+                    // Another resize came after the question (its signal may still be on its way:
+                    // the width is not the one the session knows), or the answer is past the new
+                    // width (from before the resize): ask again.
                     cursorQueries += 1
                     cursorQueryIsStale = false
                     cursorQueryFrom = now + Self.cursorQueryDelay
@@ -354,7 +359,8 @@ package struct PollDriver {
     private mutating func handleSignal(_ signo: Int32, fromTerminal: Bool, _ session: inout Session, at now: Seconds,
                                        out: inout SessionOutput) -> Outcome? {
         if signo == SIGWINCH {
-            session.resize(columns: System.terminalColumns(setup.output), rows: System.terminalRows(setup.output), into: &out)
+            toldColumns = System.terminalColumns(setup.output)
+            session.resize(columns: toldColumns, rows: System.terminalRows(setup.output), into: &out)
             cursorQueryFrom = now + Self.cursorQueryDelay
             if cursorQuery != nil { cursorQueryIsStale = true }
             return nil

@@ -374,7 +374,14 @@ package struct FadeRenderer: Sendable {
             model.cursorFound(column: now, lineOffset: reflowed == now ? r.lineOffset : nil)
             return
         }
-        if now == kept && clamped && reflowed != now && !wrapsPending {
+        // Where a reflow would have put the cursor: at the logical line's place, or, where the row
+        // record knows the whole line, where writing it again at the new width ends.
+        let layout = placesAfterReflow(r, reported: now)
+        let reflowFits = layout != nil || reflowed == now || (wrapsPending && now >= r.columns - 1)
+        if now == kept && clamped && reflowFits {
+            // Either kind of terminal would report this column, with the cells in different
+            // places: writing them in either would garble the other. They are left as drawn.
+        } else if now == kept && clamped {
             // Cut off (xterm): the cells left of the new margin are where they were.
             framing.begin(at: out.count)
             live.settle(moves: .absolute, colors: &colors, pens: &pens, cursor: now, penIsUnknown: model.penIsUnknown,
@@ -383,14 +390,15 @@ package struct FadeRenderer: Sendable {
             restorePen(into: &out)
             framing.movedCursor = true
             framing.end(into: &out)
-        } else if now < r.columns - 1 || reflowed == now || wrapsPending || now == r.columns {
+        } else if now < r.columns - 1 || reflowFits || now == r.columns {
             // Moved with the cursor (a terminal that keeps rows would not have moved it): the
             // cells are the ones just before it. At the last column the cursor may be in pending
             // wrap, after it: only where the logical line (or a report past the column) says which.
-            let cursor = wrapsPending && now >= r.columns - 1 ? r.columns : now
+            let cursor = layout?.cursor ?? (wrapsPending && now >= r.columns - 1 ? r.columns : now)
             framing.begin(at: out.count)
-            if live.settleAfterReflow(cursor: cursor, anchor: r.anchor, columns: r.columns, colors: &colors, pens: &pens,
-                                      penIsUnknown: model.penIsUnknown, into: &out) {
+            if let places = layout?.places ?? live.placesAfterReflow(cursor: cursor, anchor: r.anchor, columns: r.columns),
+               live.settle(at: places, cursor: cursor, columns: r.columns, colors: &colors, pens: &pens,
+                           penIsUnknown: model.penIsUnknown, into: &out) {
                 restorePen(into: &out)
                 framing.movedCursor = true
                 framing.end(into: &out)
@@ -402,6 +410,23 @@ package struct FadeRenderer: Sendable {
             }
         }
         loseLiveRegion(columns: r.columns, into: &out)
+    }
+
+    /// Where the cells still fading are after a reflow, when the cursor's row was the whole of its
+    /// logical line and the row record knows every cell of it (`RowRecord.reflowed`), and the
+    /// cursor is where that layout puts it (`reported`; the last column's pending wrap reads as
+    /// either). Nil otherwise: then only the cursor's column places them.
+    private func placesAfterReflow(_ r: (anchor: Int, lineOffset: Int?, columns: Int), reported: Int)
+        -> (places: [LiveRegion.Place], cursor: Int)? {
+        guard r.lineOffset == r.anchor, let layout = row.reflowed(upTo: r.anchor, columns: r.columns) else { return nil }
+        let cursor = layout.cursor
+        guard reported == cursor.column || (cursor.column == r.columns && reported == r.columns - 1) else { return nil }
+        var places: [LiveRegion.Place] = []
+        for cell in live.cells {
+            guard let place = layout.places[cell.column], cursor.row - place.row < (ahead.rows ?? 1) else { return nil }
+            places.append(LiveRegion.Place(up: cursor.row - place.row, column: place.column))
+        }
+        return (places, cursor.column)
     }
 
     /// The cells still fading can no longer be found: they keep the colour they have, and the

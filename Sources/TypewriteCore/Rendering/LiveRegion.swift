@@ -88,40 +88,53 @@ struct LiveRegion: Sendable {
         }
     }
 
-    /// Paints every cell in its final style where a reflow put it, and forgets them all: the cells
-    /// were right before the cursor, which was at column `anchor`; the cursor is now at column
-    /// `cursor` of a row `columns` wide. A cell further back than the cursor's column went to the
-    /// end of the row above, which only cells one cell wide can be placed on with certainty (a
-    /// wide one may have left the last column blank). The cursor ends where it was.
-    /// - Returns: false, writing nothing, when the cells cannot all be placed.
-    mutating func settleAfterReflow(cursor: Int, anchor: Int, columns: Int, colors: inout FadeColors, pens: inout PenBook,
-                                    penIsUnknown: Bool, into out: inout [UInt8]) -> Bool {
-        var places: [(up: Bool, column: Int)] = []
+    /// Where a cell is after a reflow: rows above the cursor's row, and its column.
+    struct Place: Sendable, Equatable {
+        var up: Int
+        var column: Int
+    }
+
+    /// Where a reflow put the cells, found from the cursor alone: the cells were right before the
+    /// cursor, which was at column `anchor`; it is now at column `cursor` of a row `columns` wide.
+    /// A cell further back than the cursor's column went to the end of the row above, which only
+    /// cells one cell wide can be placed on with certainty (a wide one may have left the last
+    /// column blank). Nil when some cell cannot be placed.
+    func placesAfterReflow(cursor: Int, anchor: Int, columns: Int) -> [Place]? {
+        var places: [Place] = []
         for cell in cells {
             let distance = anchor - cell.column  // cells from the cell's start to the cursor
             if distance <= cursor {
-                places.append((false, cursor - distance))
+                places.append(Place(up: 0, column: cursor - distance))
             } else if cell.width == 1, distance - cursor <= columns {
-                places.append((true, columns - (distance - cursor)))
+                places.append(Place(up: 1, column: columns - (distance - cursor)))
             } else {
-                return false
+                return nil
             }
         }
-        var up = false
+        return places
+    }
+
+    /// Paints every cell in its final style at `places` (one per cell, `placesAfterReflow` or
+    /// `RowRecord.reflowed`) and forgets them all; the cursor, at column `cursor` of a row
+    /// `columns` wide (`columns`: pending wrap), ends where it was.
+    /// - Returns: false, writing nothing, when `places` does not hold one place per cell.
+    mutating func settle(at places: [Place], cursor: Int, columns: Int, colors: inout FadeColors, pens: inout PenBook,
+                         penIsUnknown: Bool, into out: inout [UInt8]) -> Bool {
+        guard places.count == cells.count, !cells.isEmpty else { return false }
+        var up = 0
         for (cell, place) in zip(cells, places) {
             pens.closeLink(into: &out)
-            if place.up != up {
-                ControlSequence.append(&out, 1, final: place.up ? ControlSequence.cuu : ControlSequence.cud)
-                up = place.up
-            }
+            if place.up > up { ControlSequence.append(&out, place.up - up, final: ControlSequence.cuu) }
+            if place.up < up { ControlSequence.append(&out, up - place.up, final: ControlSequence.cud) }
+            up = place.up
             ControlSequence.append(&out, place.column + 1, final: ControlSequence.cha, always: true)
             pens.set(cell.pen, link: cell.link, terminalPenIsUnknown: penIsUnknown, into: &out)
             out.append(contentsOf: bytes[cell.range])
         }
         pens.closeLink(into: &out)
-        if up { ControlSequence.append(&out, 1, final: ControlSequence.cud) }
+        if up > 0 { ControlSequence.append(&out, up, final: ControlSequence.cud) }
         // In pending wrap (after the last column), drawing the last cell left the cursor there.
-        let endsAtMargin = cursor == columns && places.last.map { !$0.up && $0.column + (cells.last?.width ?? 1) == columns } == true
+        let endsAtMargin = cursor == columns && places.last.map { $0.up == 0 && $0.column + (cells.last?.width ?? 1) == columns } == true
         if !endsAtMargin { ControlSequence.append(&out, min(cursor, columns - 1) + 1, final: ControlSequence.cha, always: true) }
         removeAll()
         return true
@@ -333,6 +346,33 @@ struct RowRecord: Sendable {
             at = c + width
         }
         return at
+    }
+
+    /// Where a terminal that reflows its rows (tmux, kitty, VTE) put the cells of this row's
+    /// columns before `end` at the new width `columns`, when the row is the whole of its logical
+    /// line and every cell of it is known: the line laid out again as writing it wraps (a wide
+    /// cluster that does not fit before the margin goes to the next row, leaving the last column
+    /// blank: `docs/terminals.md#wide-characters-at-the-margin`). Blank cells count one each.
+    /// - Returns: the place of each cluster by its old column, and the cursor's — rows counted
+    ///   from the line's first; the cursor's column is `columns` in pending wrap. Nil when the row
+    ///   is not complete or has text at or after `end`.
+    func reflowed(upTo end: Int, columns: Int) -> (places: [Int: (row: Int, column: Int)], cursor: (row: Int, column: Int))? {
+        guard complete, !movedBack, columns > 0, extent <= end else { return nil }
+        var places: [Int: (row: Int, column: Int)] = [:]
+        var row = 0, column = 0, c = 0
+        while c < end {
+            var width = 1
+            if c < keys.count, keys[c] != 0, Self.isCluster(keys[c]) {
+                guard let cluster = clusters[c] else { return nil }
+                width = cluster.width
+            }
+            guard width <= columns else { return nil }
+            if column + width > columns { row += 1; column = 0 }
+            places[c] = (row, column)
+            column += width
+            c += width
+        }
+        return (places, (row, column))
     }
 
     /// The column after the rightmost cell recorded (0 for none).

@@ -1,0 +1,132 @@
+import Testing
+@testable import TypewriteCore
+
+/// Resizes while cells fade: in a terminal that reflows its rows (the `reflowed` model of tmux and
+/// kitty) and in one that keeps them (xterm cuts them off), the renderer asks where the cursor is,
+/// finds the cells again from the answer and settles them where they went — no cell keeps a fade
+/// colour, and the screen is what cat leaves in the terminal after the same resize.
+@Suite("Resize while fading")
+struct ResizeTests {
+    enum Terminal { case reflowing, keeping }
+
+    /// Runs `text` (arriving at once) into a terminal `from` columns wide, resizes it to `to`
+    /// columns at `at` seconds, answers the cursor query as the terminal would, and runs on until
+    /// the renderer is done. Returns typewrite's screen and cat's after the same resize.
+    static func run(_ text: String, from: Int, to: Int, at: Seconds, terminal kind: Terminal = .reflowing,
+                    cps: Double = 80) -> (typewrite: VirtualTerminal.Snapshot, cat: VirtualTerminal.Snapshot, asked: Bool) {
+        var configuration = FadeConfiguration()
+        configuration.columns = from
+        configuration.rows = 24
+        configuration.charactersPerSecond = cps
+        var session = Session(mode: .animated(configuration), pipeline: InputPipeline(format: .raw))
+        let margin: VirtualTerminal.MarginConvention = kind == .reflowing ? .tmux : .xterm
+        var screen = VirtualTerminal(columns: from, rows: 24, margin: margin, newlineIsCRLF: true)
+        var cat = VirtualTerminal(columns: from, rows: 24, margin: margin, newlineIsCRLF: true)
+        cat.feed(text)
+        var out = SessionOutput()
+        session.receive(Array(text.utf8), at: 0, into: &out)
+        session.endOfInput(at: 0, into: &out)
+        screen.feed(out.bytes)
+        func frames(until limit: Seconds) {
+            while let due = session.nextDeadline, due <= limit {
+                var out = SessionOutput()
+                session.advance(to: due, into: &out)
+                screen.feed(out.bytes)
+            }
+        }
+        frames(until: at)
+        switch kind {
+        case .reflowing:
+            screen = screen.reflowed(columns: to, rows: 24)
+            cat = cat.reflowed(columns: to, rows: 24)
+        case .keeping:
+            screen = screen.cut(columns: to)
+            cat = cat.cut(columns: to)
+        }
+        out = SessionOutput()
+        session.resize(columns: to, rows: 24, into: &out)
+        screen.feed(out.bytes)
+        let asked = session.wantsCursorReport
+        if asked {
+            out = SessionOutput()
+            // tmux reports a cursor in pending wrap one past the last column.
+            session.cursorReport(column: screen.pendingWrap && kind == .reflowing ? to : screen.cursorColumn, into: &out)
+            screen.feed(out.bytes)
+        }
+        frames(until: at + 60)
+        return (screen.snapshot(), cat.snapshot(), asked)
+    }
+
+    static func fadeColours(_ snapshot: VirtualTerminal.Snapshot) -> [String] {
+        snapshot.lines.flatMap { $0 }.filter { $0.style.fg != .default }.map(\.text)
+    }
+
+    @Test("a line of wide characters split by a narrower terminal: each cell settles where the reflow put it",
+          arguments: [0.30, 0.45, 0.6])
+    func wideCellsReflowed(at time: Double) {
+        let text = "한국어: 안녕하세요, 서울에서 반갑습니다. 끝\n"
+        let (typewrite, cat, _) = Self.run(text, from: 60, to: 13, at: time)
+        #expect(Self.fadeColours(typewrite).isEmpty, "left fading: \(Self.fadeColours(typewrite))")
+        #expect(typewrite.text == cat.text, "\(typewrite.diff(cat) ?? "")")
+    }
+
+    @Test("narrow text reflowed narrower and wider", arguments: [(80, 17), (80, 33), (30, 80), (41, 93)])
+    func narrowReflowed(from: Int, to: Int) {
+        let text = "sea peaceful sharpest one tide look day swings sea ride sea pools in of twice in daily look\n"
+        for time in stride(from: 0.2, through: 1.0, by: 0.2) {
+            let (typewrite, cat, _) = Self.run(text, from: from, to: to, at: time)
+            #expect(Self.fadeColours(typewrite).isEmpty, "\(from)→\(to) at \(time): left fading")
+            #expect(typewrite.text == cat.text, "\(from)→\(to) at \(time): \(typewrite.diff(cat) ?? "")")
+        }
+    }
+
+    @Test("a terminal that keeps its rows and cuts them off (xterm)", arguments: [0.3, 0.5])
+    func keptAndCut(at time: Double) {
+        let text = "sea peaceful sharpest one tide look day swings sea\n"
+        let (typewrite, _, _) = Self.run(text, from: 80, to: 20, at: time, terminal: .keeping)
+        // The cut-off cells are gone (cat's would be too, had they been written by then); the
+        // rest is written at the new width.
+        #expect(Self.fadeColours(typewrite).isEmpty, "left fading: \(Self.fadeColours(typewrite))")
+        #expect(typewrite.text.hasPrefix("sea peaceful sharpe"))
+        #expect(typewrite.text.replacingOccurrences(of: "\n", with: "").hasSuffix("swings sea"))
+    }
+
+    @Test("RowRecord.reflowed lays a line out as writing wraps it")
+    func rowRecordLayout() {
+        var record = RowRecord()
+        let wide = Array("가".utf8)
+        record.record(RowRecord.key(wide[...], pen: 0), wide[...], pen: 0, at: 0, width: 2, columns: 20)
+        for (i, b) in Array("ab".utf8).enumerated() {
+            record.record(RowRecord.key(byte: b, pen: 0), [b], pen: 0, at: 2 + i, width: 1, columns: 20)
+        }
+        record.record(RowRecord.key(wide[...], pen: 0), wide[...], pen: 0, at: 4, width: 2, columns: 20)
+        let layout = record.reflowed(upTo: 6, columns: 5)
+        // 가ab fills 4 cells; the second 가 does not fit in the fifth and goes to the next row.
+        #expect(layout?.places[4].map { [$0.row, $0.column] } == [1, 0])
+        #expect(layout.map { [$0.cursor.row, $0.cursor.column] } == [1, 2])
+        #expect(record.reflowed(upTo: 3, columns: 5) == nil, "text at or after the end")
+    }
+}
+
+extension VirtualTerminal {
+    /// A resize in a terminal that keeps its rows (xterm): each row cut at the new width, the
+    /// cursor on its row at its column or the last one.
+    func cut(columns newColumns: Int) -> VirtualTerminal {
+        var out: [UInt8] = []
+        for row in 0..<lineCount {
+            if row > 0 { out += Array("\r\n".utf8) }
+            var column = 0
+            for cell in line(row).prefix(newColumns) where !cell.text.isEmpty {
+                let width = cell.text.unicodeScalars.first.map { CellWidth.of($0) == 2 ? 2 : 1 } ?? 1
+                if column + width > newColumns { break }
+                out += Array("\u{1B}[0m".utf8) + Self.sgr(cell.style) + Array(cell.text.utf8)
+                column += width
+            }
+        }
+        var terminal = VirtualTerminal(columns: newColumns, rows: rows, margin: margin, newlineIsCRLF: newlineIsCRLF)
+        terminal.feed(out + Array("\u{1B}[0m".utf8))
+        let top = max(0, terminal.lineCount - rows)
+        terminal.feed("\u{1B}[\(cursorRow - top + 1);\(min(cursorColumn, newColumns - 1) + 1)H")
+        return terminal
+    }
+}
