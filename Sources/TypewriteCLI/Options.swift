@@ -1,3 +1,4 @@
+import Foundation
 import TypewriteCore
 
 /// One command-line option, defined once: `--help`, the man page's OPTIONS (checked by a test)
@@ -178,11 +179,17 @@ extension Options {
                 try options.apply(spec, value: nil, display: display)
             case .optional(_, let choices):
                 // `--color never` as well as `--color=never`: a following word that is one of
-                // the option's values is its value (a file of that name needs `./never`).
+                // the option's values is its value (a file of that name needs `./never`). A word
+                // that is neither a value nor an existing file reads as a mistyped value
+                // (`--color purple`), not as a missing FILE.
                 var value = inlineValue
-                if value == nil, i < arguments.count, choices.contains(arguments[i]) {
-                    value = arguments[i]
-                    i += 1
+                if value == nil, i < arguments.count, !choices.isEmpty {
+                    let next = arguments[i]
+                    if choices.contains(next)
+                        || (!next.hasPrefix("-") && !next.contains("/") && !FileManager.default.fileExists(atPath: next)) {
+                        value = next
+                        i += 1
+                    }
                 }
                 try options.apply(spec, value: value, display: display)
             case .required(let name, _):

@@ -17,6 +17,8 @@ struct OptionsTests {
         (["--cps", "1e309"], "invalid value '1e309' for --cps"),
         (["--fade", "-1"], "invalid value '-1' for --fade"),
         (["--color=purple"], "invalid value 'purple' for --color"),
+        (["--color", "purple"], "invalid value 'purple' for --color"),
+        (["--hyperlinks", "sometimes"], "invalid value 'sometimes' for --hyperlinks"),
         (["--animate=sometimes"], "invalid value 'sometimes' for --animate"),
         (["--format=xml"], "invalid value 'xml' for --format"),
         (["--max-lag", "0.1"], "invalid value '0.1' for --max-lag"),
@@ -57,6 +59,10 @@ struct OptionsTests {
         #expect(try parse(["--timestamps=%T|"]).timestampFormat == "%T|")
         #expect(try parse(["a", "-", "b"]).files == ["a", "-", "b"])
         #expect(try parse(["--", "-c", "--cps"]).files == ["-c", "--cps"])
+        #expect(try parse(["--color", "never"]).settings.color == .never)
+        #expect(try parse(["--color", "./purple"]).files == ["./purple"])
+        #expect(try parse(["--color", "-"]).files == ["-"])
+        #expect(try parse(["--color", "/"]).settings.color == .always)
         let o = try parse(["--color=never", "--animate=always"])
         #expect(o.settings.color == .never && o.settings.animate == .always)
         #expect(try parse(["--format", "sse"]).settings.format == .sse)

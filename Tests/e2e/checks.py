@@ -514,9 +514,22 @@ def check_demo(tw):
 # ------------------------------------------------------------------------------------------------
 # memory
 
+# wait4's ru_maxrss of a child exec'd from this process counts this process's image before exec
+# (Linux carries the high-water mark across execve), so a check that ran late read this
+# interpreter's size. A small Python that forks typewrite and reports its child's wait4 reads
+# typewrite's own peak: max(~9 MiB for that Python's copy, typewrite's peak).
+SPAWN = ("import os, sys\n"
+         "pid = os.fork()\n"
+         "if pid == 0:\n"
+         "    os.execvp(sys.argv[2], sys.argv[2:])\n"
+         "_, st, ru = os.wait4(pid, 0)\n"
+         "open(sys.argv[1], 'w').write('%d' % ru.ru_maxrss)\n"
+         "os._exit(128 + os.WTERMSIG(st) if os.WIFSIGNALED(st) else os.WEXITSTATUS(st))\n")
+
+
 def peak_rss(argv, generator, env, stdin_file=None):
     """Runs argv with stdin from a shell generator (or a file), stdout /dev/null; returns
-    (status, peak RSS MiB, seconds)."""
+    (status, peak RSS MiB of argv's own process, seconds)."""
     t = MONO()
     if stdin_file:
         src = open(stdin_file, "rb")
@@ -524,13 +537,20 @@ def peak_rss(argv, generator, env, stdin_file=None):
     else:
         prod = subprocess.Popen(["bash", "-c", generator], stdout=subprocess.PIPE)
         src = prod.stdout
-    c = subprocess.Popen(argv, stdin=src, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
-    src.close()
-    _, st, ru = os.wait4(c.pid, 0)
-    if prod:
-        prod.wait()
-    status = -os.WTERMSIG(st) if os.WIFSIGNALED(st) else os.WEXITSTATUS(st)
-    return status, ru.ru_maxrss / 1024.0, MONO() - t
+    fd, report = tempfile.mkstemp()
+    os.close(fd)
+    try:
+        c = subprocess.Popen([sys.executable, "-S", "-c", SPAWN, report] + list(argv), stdin=src,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+        src.close()
+        c.communicate()
+        if prod:
+            prod.wait()
+        status = -(c.returncode - 128) if c.returncode > 128 else c.returncode
+        rss_kib = int(open(report).read() or 0)
+    finally:
+        os.unlink(report)
+    return status, rss_kib / 1024.0, MONO() - t
 
 
 LINE = "The quick brown fox jumps over the lazy dog, and the tide comes in again."
