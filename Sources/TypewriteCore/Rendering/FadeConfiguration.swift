@@ -48,4 +48,10 @@ package struct FadeConfiguration: Sendable {
     package var palette: [UInt8: RGB] = [:]
 
     package init() {}
+
+    /// How wide each cluster is and whether terminals agree on it, for every stage that reads
+    /// this text (the renderer and the collapsed view).
+    var cellRules: CellRules {
+        CellRules(ambiguousIsWide: ambiguousIsWide, ambiguousIsUncertain: ambiguousIsUncertain)
+    }
 }

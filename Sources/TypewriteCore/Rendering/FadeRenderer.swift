@@ -76,8 +76,7 @@ package struct FadeRenderer: Sendable {
             : configuration.maximumLag
         pacing = PacingEngine(charactersPerSecond: configuration.charactersPerSecond,
                               fadeWidth: configuration.fadeWidth, maximumLag: lag)
-        stream = TokenStream(rules: CellRules(ambiguousIsWide: configuration.ambiguousIsWide,
-                                              ambiguousIsUncertain: configuration.ambiguousIsUncertain))
+        stream = TokenStream(rules: configuration.cellRules)
         colors = FadeColors(configuration)
         model = TerminalModel(columns: Self.valid(configuration.columns), newlineReturnsCarriage: configuration.newlineReturnsCarriage)
         let budget = configuration.memoryBudget

@@ -117,7 +117,7 @@ struct CollapsedView: TerminalWriter {
         self.moreLabel = moreLabel
         self.lessLabel = lessLabel
         self.renderer = FadeRenderer(configuration: configuration)
-        self.tokenizer = Tokenizer(ambiguousIsWide: configuration.ambiguousIsWide)
+        self.tokenizer = configuration.cellRules.makeTokenizer()
         self.layout = RowLayout(columns: configuration.columns ?? 80, newlineReturnsCarriage: configuration.newlineReturnsCarriage,
                                 recordedRow: self.visibleRows - 1)
         if configuration.columns == nil { phase = .streamingAll }
@@ -440,7 +440,7 @@ struct CollapsedView: TerminalWriter {
     private mutating func dropHeldText() {
         store = ByteStore()
         queue = TokenQueue()
-        tokenizer = Tokenizer(ambiguousIsWide: configuration.ambiguousIsWide)
+        tokenizer = configuration.cellRules.makeTokenizer()
     }
 
     private static func end(of token: Token) -> Int {
