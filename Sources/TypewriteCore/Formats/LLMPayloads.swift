@@ -164,7 +164,7 @@ enum LLMPayload {
     // MARK: - Rules
 
     /// Type names of events that carry nothing to show but mark a known stream.
-    private static let knownQuietTypes: Set<String> = [
+    static let knownQuietTypes: Set<String> = [
         // Anthropic Messages
         "message_start", "message_delta", "content_block_stop", "ping",
         // Claude Code stream-json
@@ -191,10 +191,10 @@ enum LLMPayload {
 
     /// Agent CLI type names after which a new whole message starts (tool calls and results).
     /// API streams are deltas of one answer and get no separators in their text.
-    private static let boundaryTypes: Set<String> = ["user", "tool_result", "tool_use"]
+    static let boundaryTypes: Set<String> = ["user", "tool_result", "tool_use"]
 
     /// Appends what `o` means to `items`.
-    private static func interpret(_ o: [String: Any], eventType: String?,
+    static func interpret(_ o: [String: Any], eventType: String?,
                                   context: inout PayloadContext, into items: inout PayloadItems) -> Recognition {
         if let eventName = o["event_type"] as? String, o["type"] == nil {
             return eventTyped(eventName, o, into: &items)
@@ -301,7 +301,7 @@ enum LLMPayload {
     }
 
     /// Events named by their `type`; nil when the name is not one of them.
-    private static func typed(_ type: String, _ o: [String: Any],
+    static func typed(_ type: String, _ o: [String: Any],
                               context: inout PayloadContext, into items: inout PayloadItems) -> Recognition? {
         if type.hasPrefix("response.") {
             responsesEvent(type, o, into: &items)
@@ -388,248 +388,9 @@ enum LLMPayload {
         return .known
     }
 
-    /// Payloads named by `event_type`: the Gemini Interactions API and Cohere v1.
-    private static func eventTyped(_ name: String, _ o: [String: Any], into items: inout PayloadItems) -> Recognition {
-        switch name {
-        case "step.delta", "content.delta":
-            guard let delta = o["delta"] as? [String: Any] else { return .known }
-            switch delta["type"] as? String {
-            case "text": items.add(text: delta["text"])
-            case "thought_summary": items.add(reasoning: (delta["content"] as? [String: Any])?["text"])
-            case "thought": items.add(reasoning: delta["thought"] ?? delta["text"])
-            default: break
-            }
-        case "step.start", "content.start":
-            items.reasoningBoundary()
-        case "interaction.completed", "interaction.complete":
-            let status = (o["interaction"] as? [String: Any])?["status"] as? String
-            if status == "failed" {
-                items.add(.remoteError(message: "the interaction failed"))
-            } else {
-                items.add(.end)
-            }
-        case "error":
-            items.add(.remoteError(message: nonNull(o["error"]).map(errorMessage) ?? "unknown error"))
-        case "text-generation":   // Cohere v1
-            items.add(text: o["text"])
-        case "stream-end":
-            items.add(.end)
-        default:
-            if name.hasPrefix("interaction.") || name.hasPrefix("step.") || name.hasPrefix("content.")
-                || ["stream-start", "search-queries-generation", "search-results", "citation-generation",
-                    "tool-calls-generation", "tool-calls-chunk"].contains(name) {
-                return .known
-            }
-            return .unknownEvent
-        }
-        return .known
-    }
-
-    /// Amazon Bedrock ConverseStream events (as JSON, one key naming the event) and Gemini Live
-    /// API server messages; nil when `o` is neither.
-    private static func bedrockOrLive(_ o: [String: Any], into items: inout PayloadItems) -> Recognition? {
-        if let delta = (o["contentBlockDelta"] as? [String: Any])?["delta"] as? [String: Any] {
-            items.add(text: delta["text"])
-            items.add(reasoning: (delta["reasoningContent"] as? [String: Any])?["text"])
-            return .known
-        }
-        if o["messageStop"] != nil { items.add(.end); return .known }
-        for key in ["messageStart", "contentBlockStart", "contentBlockStop", "metadata"] where o[key] is [String: Any] {
-            return .known
-        }
-        if let server = o["serverContent"] as? [String: Any] {
-            let parts = (server["modelTurn"] as? [String: Any])?["parts"] as? [Any] ?? []
-            for case let part as [String: Any] in parts {
-                if part["thought"] as? Bool == true { items.add(reasoning: part["text"]) } else { items.add(text: part["text"]) }
-            }
-            if server["turnComplete"] as? Bool == true { items.add(.end) }
-            return .known
-        }
-        for key in ["setupComplete", "sessionResumptionUpdate", "goAway", "toolCall", "toolCallCancellation"] where o[key] != nil {
-            return .known
-        }
-        return nil
-    }
-
-    private static func anthropicDelta(_ o: [String: Any], into items: inout PayloadItems) {
-        guard let delta = o["delta"] as? [String: Any] else { return }
-        switch delta["type"] as? String {
-        case "text_delta": items.add(text: delta["text"])
-        case "thinking_delta": items.add(reasoning: delta["thinking"])
-        default: break   // signature, input_json (tool use), citations
-        }
-    }
-
-    private static func claudeCodeAssistant(_ o: [String: Any], context: inout PayloadContext,
-                                            into items: inout PayloadItems) {
-        guard let message = o["message"] as? [String: Any] else { return }
-        let id = message["id"] as? String
-        // With --include-partial-messages the deltas came first: this is their repetition.
-        if let id, context.streamedMessageIDs.contains(id) { return }
-        if id == nil, context.sawPartialMessages { return }
-        if id == nil || id != context.lastWholeMessageID { items.boundary() }
-        context.lastWholeMessageID = id
-        for case let block as [String: Any] in message["content"] as? [Any] ?? [] {
-            switch block["type"] as? String {
-            case "text": items.add(text: block["text"])
-            case "thinking": items.add(reasoning: block["thinking"])
-            default: break   // tool_use, redacted_thinking
-            }
-        }
-    }
-
-    /// `result` of Claude Code (`is_error`, `subtype`) and Gemini CLI (`status`). A successful
-    /// result repeats the answer, which is not shown again.
-    private static func agentResult(_ o: [String: Any], context: PayloadContext,
-                                    into items: inout PayloadItems) -> Recognition {
-        let subtype = o["subtype"] as? String
-        let failed = o["is_error"] as? Bool == true || subtype?.hasPrefix("error") == true
-            || ["error", "failed", "failure"].contains(o["status"] as? String ?? "")
-        guard failed else {
-            // Claude Code --output-format json: the result is the only copy of the answer.
-            if !context.sawAnswer, o["type"] as? String == "result" { items.add(text: o["result"]) }
-            return .known
-        }
-        var message: String?
-        if let error = nonNull(o["error"]) { message = errorMessage(error) }
-        if message == nil, let text = o["result"] as? String, !text.isEmpty { message = text }
-        if message == nil, let errors = o["errors"] as? [Any], !errors.isEmpty {
-            message = errors.map(errorMessage).joined(separator: "; ")
-        }
-        items.add(.remoteError(message: message ?? subtype ?? "the agent reported an error"))
-        return .known
-    }
-
-    /// Codex `item.completed`: whole messages, no deltas.
-    private static func codexItem(_ o: [String: Any], into items: inout PayloadItems) {
-        guard let item = o["item"] as? [String: Any] else { return }
-        let kind = item["type"] as? String ?? item["item_type"] as? String
-        items.boundary()
-        switch kind {
-        case "agent_message", "assistant_message": items.add(text: item["text"])
-        case "reasoning": items.add(reasoning: item["text"])
-        default: break   // command_execution, file_change, mcp_tool_call, web_search, todo_list, error
-        }
-    }
-
-    private static func responsesEvent(_ type: String, _ o: [String: Any], into items: inout PayloadItems) {
-        switch type {
-        case "response.output_text.delta", "response.refusal.delta":
-            items.add(text: o["delta"])
-        case "response.reasoning_summary_text.delta", "response.reasoning_text.delta":
-            items.add(reasoning: o["delta"])
-        case "response.reasoning_summary_part.added":
-            items.reasoningBoundary()
-        case "response.completed", "response.incomplete":
-            items.add(.end)
-        case "response.failed":
-            let response = o["response"] as? [String: Any]
-            if let error = nonNull(response?["error"]) {
-                items.add(.remoteError(message: errorMessage(error)))
-            } else {
-                items.add(.remoteError(message: "response failed"))
-            }
-        default:
-            break   // cumulative *.done snapshots, lifecycle, tool-call events
-        }
-    }
-
-    private static func chatCompletion(_ o: [String: Any], _ choices: [Any], into items: inout PayloadItems) {
-        // Choice 0 only: with n > 1 each chunk carries one of several interleaved answers.
-        for case let choice as [String: Any] in choices where (choice["index"] as? Int ?? 0) == 0 {
-            let part = choice["delta"] as? [String: Any] ?? choice["message"] as? [String: Any]
-            if let part {
-                items.add(reasoning: firstReasoning(part))
-                items.add(contentParts: part["content"])
-                items.add(text: part["refusal"])
-            } else {
-                items.add(text: choice["text"])   // legacy /v1/completions
-            }
-            if choice["finish_reason"] as? String == "content_filter" {
-                items.add(.remoteError(message: "the answer was stopped by a content filter (finish_reason content_filter)"))
-            }
-        }
-        if o["object"] as? String == "chat.completion" { items.add(.end) }   // non-streamed body
-    }
-
-    /// The reasoning of a Chat Completions delta, from the first field that has any: the same
-    /// token is sent in several of them by some servers (vLLM: `reasoning_content` and
-    /// `reasoning`; OpenRouter: `reasoning` and `reasoning_details`).
-    private static func firstReasoning(_ part: [String: Any]) -> String? {
-        for key in ["reasoning_content", "reasoning", "thinking"] {
-            if let s = part[key] as? String, !s.isEmpty { return s }
-        }
-        guard let details = part["reasoning_details"] as? [Any] else { return nil }
-        var text = ""
-        for case let detail as [String: Any] in details {
-            switch detail["type"] as? String {
-            case "reasoning.text": text += detail["text"] as? String ?? ""
-            case "reasoning.summary": text += detail["summary"] as? String ?? ""
-            default: break   // reasoning.encrypted
-            }
-        }
-        return text.isEmpty ? nil : text
-    }
-
-    private static func gemini(_ o: [String: Any], into items: inout PayloadItems) -> Bool {
-        let candidates = o["candidates"] as? [Any] ?? []
-        if candidates.isEmpty, let feedback = o["promptFeedback"] as? [String: Any],
-           let reason = feedback["blockReason"] as? String {
-            items.add(.remoteError(message: "prompt blocked: \(reason)"))
-            return true
-        }
-        var finished = false
-        for case let candidate as [String: Any] in candidates where (candidate["index"] as? Int ?? 0) == 0 {
-            let content = candidate["content"] as? [String: Any]
-            for case let part as [String: Any] in content?["parts"] as? [Any] ?? [] {
-                if part["thought"] as? Bool == true {
-                    items.add(reasoning: part["text"])
-                } else {
-                    items.add(text: part["text"])
-                }
-            }
-            if let reason = candidate["finishReason"] as? String, !reason.isEmpty {
-                if Self.geminiBlockReasons.contains(reason) {
-                    items.add(.remoteError(message: "the answer was blocked (finishReason \(reason))"))
-                } else {
-                    finished = true
-                }
-            }
-        }
-        if finished { items.add(.end) }
-        return o["candidates"] is [Any] || o["promptFeedback"] is [String: Any]
-    }
-
-    /// Gemini `finishReason` values that mean the answer was cut off by a filter, not finished.
-    private static let geminiBlockReasons: Set<String> = ["SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII"]
-
-    private static func responsesBody(_ output: [Any], into items: inout PayloadItems) {
-        for case let item as [String: Any] in output where item["type"] as? String == "message" {
-            for case let part as [String: Any] in item["content"] as? [Any] ?? [] {
-                switch part["type"] as? String {
-                case "output_text": items.add(text: part["text"])
-                case "refusal": items.add(text: part["refusal"])
-                default: break
-                }
-            }
-        }
-        items.add(.end)
-    }
-
-    private static func ollama(_ o: [String: Any], into items: inout PayloadItems) {
-        if let message = o["message"] as? [String: Any] {
-            items.add(reasoning: message["thinking"])
-            items.add(text: message["content"])
-        } else {
-            items.add(reasoning: o["thinking"])
-            items.add(text: o["response"])
-        }
-        if o["done"] as? Bool == true { items.add(.end) }
-    }
-
     // MARK: - Helpers
 
-    private static func nonNull(_ value: Any?) -> Any? {
+    static func nonNull(_ value: Any?) -> Any? {
         guard let value, !(value is NSNull) else { return nil }
         return value
     }
@@ -675,7 +436,7 @@ enum LLMPayload {
     }
 
     /// The object as compact JSON with sorted keys, cut to a short excerpt (`WireBytes.excerpt`).
-    private static func describeJSON(_ o: [String: Any]) -> String {
+    static func describeJSON(_ o: [String: Any]) -> String {
         guard let data = try? JSONSerialization.data(withJSONObject: o, options: [.sortedKeys, .withoutEscapingSlashes]) else {
             return "{…}"
         }
@@ -687,175 +448,5 @@ enum LLMPayload {
         if bytes >= 1 << 20, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
         if bytes >= 1 << 10, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
         return "\(bytes) bytes"
-    }
-}
-
-/// What payloads remember about the ones before them (agent CLIs repeat messages).
-struct PayloadContext: Sendable {
-    /// Claude Code: ids of messages whose deltas came as `stream_event`s.
-    var streamedMessageIDs: Set<String> = []
-    /// Claude Code: a `stream_event` message was seen (`--include-partial-messages`).
-    var sawPartialMessages = false
-    /// Claude Code: the message the last whole `assistant` line belonged to.
-    var lastWholeMessageID: String?
-    /// Some answer text or reasoning was decoded already.
-    var sawAnswer = false
-}
-
-/// What one payload means, before the stateful stages of `PayloadInterpreter`.
-struct PayloadItems {
-    enum Item: Equatable {
-        case event(StreamEvent)
-        /// A new whole message starts here (agent transcripts, tool calls in between).
-        case boundary
-        /// A new part of the reasoning starts here; the answer text goes on.
-        case reasoningBoundary
-    }
-    private(set) var list: [Item] = []
-
-    mutating func add(_ event: StreamEvent) { list.append(.event(event)) }
-    mutating func boundary() { list.append(.boundary) }
-    mutating func reasoningBoundary() { list.append(.reasoningBoundary) }
-    mutating func removeEnds() { list.removeAll { $0 == .event(.end) } }
-
-    /// Adds `value` as answer text if it is a non-empty string.
-    mutating func add(text value: Any?) {
-        if let s = value as? String, !s.isEmpty { add(.text(Array(s.utf8))) }
-    }
-
-    /// Adds `value` as reasoning if it is a non-empty string.
-    mutating func add(reasoning value: Any?) {
-        if let s = value as? String, !s.isEmpty { add(.reasoning(Array(s.utf8))) }
-    }
-
-    /// Adds a message `content`: a string, or an array of parts whose `text` is shown when the
-    /// part's `type` is `text` / `output_text` (or absent); Mistral's `thinking` parts (an array
-    /// of text parts, or a string) are reasoning; other parts (images, tool use) are not shown.
-    mutating func add(contentParts value: Any?) {
-        guard let parts = value as? [Any] else { add(text: value); return }
-        for case let part as [String: Any] in parts {
-            switch part["type"] as? String {
-            case nil, "text", "output_text":
-                add(text: part["text"])
-            case "thinking":
-                if let inner = part["thinking"] as? [Any] {
-                    for case let p as [String: Any] in inner { add(reasoning: p["text"]) }
-                } else {
-                    add(reasoning: part["thinking"])
-                }
-            default:
-                break
-            }
-        }
-    }
-}
-
-/// Collects the lines of one bare JSON value (typically an HTTP error body, possibly
-/// pretty-printed) until they parse, then interprets it with a `PayloadInterpreter`.
-///
-/// Parsing is attempted only where a complete value can end: when the first line ends in `}` or
-/// `]` (if a first line `{…}` does not parse, it is reported as broken at once), when a later line
-/// starts with `}` or `]` at column 0 (how JSONSerialization, Python, Go, Node and jq close a
-/// pretty-printed top-level value), and at end of input. That keeps the work linear for a body
-/// fed byte by byte.
-struct JSONBodyReader {
-    enum Step {
-        case needMore
-        case finished([StreamEvent])
-        /// The body was given up (`events` says why). `reprocessLine`: the line passed to `add`
-        /// is not part of it and must be handled by the caller.
-        case abandoned([StreamEvent], reprocessLine: Bool)
-    }
-
-    let startLine: Int
-    let maxBytes: Int
-    private var buffer: [UInt8] = []
-    private var lineCount = 0
-    private var isArray = false
-
-    init(startLine: Int, maxBytes: Int) {
-        self.startLine = startLine
-        self.maxBytes = maxBytes
-    }
-
-    /// True if `bytes` (one line) starts a JSON object or array after optional spaces/tabs.
-    static func startsJSON(_ bytes: [UInt8]) -> Bool {
-        guard let first = bytes.first(where: { $0 != 0x20 && $0 != 0x09 }) else { return false }
-        return first == 0x7B || first == 0x5B
-    }
-
-    /// Adds the next line. `endsBodyEarly` tells, for lines after the first, whether a line
-    /// cannot belong to the body (it then ends the body as malformed, and is reprocessed).
-    mutating func add(_ line: WireLineSplitter.Line, endsBodyEarly: ([UInt8]) -> Bool,
-                      interpreter: inout PayloadInterpreter) -> Step {
-        let isFirst = lineCount == 0
-        if isFirst { isArray = line.bytes.first(where: { $0 != 0x20 && $0 != 0x09 }) == 0x5B }
-        // Inside an array (Gemini's non-SSE stream: `[{` … `}` `,` `{` … `}` `]`), elements
-        // start with `{` at column 0; only in an object does that mean a new value.
-        let elementStart = isArray && (line.bytes.first == 0x7B || line.bytes.first == 0x5B)
-        if !isFirst, !line.overlong, !elementStart, endsBodyEarly(line.bytes) {
-            return .abandoned([incomplete("it was followed by line \(line.number)")], reprocessLine: true)
-        }
-        if line.overlong || buffer.count + line.bytes.count + 1 > maxBytes {
-            return .abandoned([.malformed(line: startLine, reason: "JSON body larger than \(LLMPayload.describe(bytes: maxBytes)); skipped")],
-                              reprocessLine: false)
-        }
-        buffer.append(contentsOf: line.bytes)
-        buffer.append(0x0A)
-        lineCount += 1
-
-        let last = line.bytes.last(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D })
-        let closes = last == 0x7D || last == 0x5D
-        guard closes, isFirst || line.bytes.first == 0x7D || line.bytes.first == 0x5D else { return .needMore }
-        if let value = LLMPayload.parseJSON(buffer) {
-            return .finished(interpreter.events(from: value, eventType: nil, line: startLine))
-        }
-        if isFirst, !isArray || last == 0x5D {
-            // A one-line value that does not parse: broken, not the start of a longer one.
-            // (An array's first line may end with a whole first element, `[{…}`, and go on.)
-            return .abandoned([.malformed(line: startLine, reason: "not valid JSON: \(WireBytes.excerpt(WireBytes.trimmed(buffer)))")],
-                              reprocessLine: false)
-        }
-        return .needMore
-    }
-
-    /// Feeds `line` to the body being read, if any (shared by the SSE and NDJSON decoders).
-    /// - Returns: whether the line was taken; false when there is no body or it gave the line back.
-    static func continueBody(_ body: inout JSONBodyReader?, with line: WireLineSplitter.Line,
-                             endsBodyEarly: ([UInt8]) -> Bool, interpreter: inout PayloadInterpreter,
-                             into out: inout [StreamEvent]) -> Bool {
-        guard var reader = body else { return false }
-        switch reader.add(line, endsBodyEarly: endsBodyEarly, interpreter: &interpreter) {
-        case .needMore:
-            body = reader
-            return true
-        case .finished(let events):
-            body = nil
-            out += events
-            return true
-        case .abandoned(let events, let reprocessLine):
-            body = nil
-            out += events
-            return !reprocessLine
-        }
-    }
-
-    /// End of input: the events of the body being read, if any.
-    static func finishBody(_ body: inout JSONBodyReader?, interpreter: inout PayloadInterpreter) -> [StreamEvent] {
-        defer { body = nil }
-        return body?.finish(interpreter: &interpreter) ?? []
-    }
-
-    /// End of input: the body parsed as a whole, or `.malformed`.
-    mutating func finish(interpreter: inout PayloadInterpreter) -> [StreamEvent] {
-        if let value = LLMPayload.parseJSON(buffer) {
-            return interpreter.events(from: value, eventType: nil, line: startLine)
-        }
-        return [incomplete("the input ended")]
-    }
-
-    private func incomplete(_ why: String) -> StreamEvent {
-        let what = lineCount > 1 ? "incomplete JSON (\(lineCount) lines)" : "invalid or incomplete JSON"
-        return .malformed(line: startLine, reason: "\(what), \(why): \(WireBytes.excerpt(WireBytes.trimmed(buffer)))")
     }
 }

@@ -63,46 +63,46 @@ struct CollapsedView: TerminalWriter {
         }
     }
 
-    private(set) var configuration: FadeConfiguration
+    var configuration: FadeConfiguration
     /// N: rows shown while collapsed (≥ 1).
     let visibleRows: Int
     let moreLabel: String
     let lessLabel: String
     /// Bytes held at most before the view expands by itself.
     let holdingLimit: Int
-    private(set) var phase = Phase.streaming
-    private var renderer: FadeRenderer
+    var phase = Phase.streaming
+    var renderer: FadeRenderer
 
-    private var store = ByteStore()
-    private var tokenizer: Tokenizer
-    private var queue = TokenQueue()
-    private var layout: RowLayout
+    var store = ByteStore()
+    var tokenizer: Tokenizer
+    var queue = TokenQueue()
+    var layout: RowLayout
     /// Bytes up to this offset have gone to the renderer (while streaming).
-    private var forwarded = 0
-    private var inputEnded = false
+    var forwarded = 0
+    var inputEnded = false
     /// The latest time seen (for text restarted where no time is passed in: resize, continue).
-    private var lastTime: Seconds = 0
+    var lastTime: Seconds = 0
 
     /// Where the held rest of the text starts, the SGR state there, and whether the cursor was on
     /// the row below the visible rows when they were done (an LF ended them) rather than at the
     /// end of the last one (the rest wraps onto the next row).
-    private var cut = 0
-    private var penAtCut = GraphicRendition()
-    private var cutAfterNewline = false
+    var cut = 0
+    var penAtCut = GraphicRendition()
+    var cutAfterNewline = false
     /// Whether the rows of the rest can be counted (nothing the row model cannot follow).
-    private var restIsMeasured = true
+    var restIsMeasured = true
     /// Set when the view must expand by itself at the next frame.
-    private var expandPending = false
+    var expandPending = false
 
     /// Whether keys are being read: labels carry a hint, `Show less` is offered.
-    private(set) var prompting = false
+    var prompting = false
     /// Terminal height, for deciding whether the expanded text is still on screen.
-    private var screenRows: Int?
+    var screenRows: Int?
     /// The label on screen and its width in cells (the cursor stands right after it).
-    private var labelCells = 0
+    var labelCells = 0
     /// Fade-out of the last visible row: when it started, and the step painted last.
-    private var dimStart: Seconds?
-    private var dimStep = 0
+    var dimStart: Seconds?
+    var dimStep = 0
 
     /// - Parameters:
     ///   - configuration: the fade renderer's settings; `columns` must be known.
@@ -268,8 +268,8 @@ struct CollapsedView: TerminalWriter {
 
     // MARK: The prompt
 
-    private enum PromptState { case none, asking, done }
-    private var prompt = PromptState.none
+    enum PromptState { case none, asking, done }
+    var prompt = PromptState.none
 
     /// The view is drawn collapsed after the end of input: keys decide what comes next.
     var wantsKeyboard: Bool { prompt == .none && inputEnded && phase == .collapsed && !isAnimating }
@@ -300,7 +300,7 @@ struct CollapsedView: TerminalWriter {
     }
 
     /// The prompt is over once the view stops awaiting keys.
-    private mutating func notePromptProgress(into out: inout [UInt8]) {
+    mutating func notePromptProgress(into out: inout [UInt8]) {
         guard prompt == .asking, !awaitsKey else { return }
         if !isDrawn {
             // The view gave up folding (a resize): the rest of the text, at once.
@@ -372,7 +372,7 @@ struct CollapsedView: TerminalWriter {
 
     /// Takes the tokens scanned so far: while streaming, those on the visible rows go to the
     /// renderer; the rest is measured and held.
-    private mutating func follow(at time: Seconds) {
+    mutating func follow(at time: Seconds) {
         var forwardEnd = forwarded
         while let token = queue.first {
             if phase == .streaming {
@@ -437,13 +437,13 @@ struct CollapsedView: TerminalWriter {
         }
     }
 
-    private mutating func dropHeldText() {
+    mutating func dropHeldText() {
         store = ByteStore()
         queue = TokenQueue()
         tokenizer = configuration.cellRules.makeTokenizer()
     }
 
-    private static func end(of token: Token) -> Int {
+    static func end(of token: Token) -> Int {
         switch token {
         case .text(let s, let n): return s + n
         case .cluster(let s, let n, _, _), .extend(let s, let n, _, _), .sequence(let s, let n, _), .raw(let s, let n):
@@ -455,7 +455,7 @@ struct CollapsedView: TerminalWriter {
     /// Stops collapsing: from now on everything streams through the renderer. Before the label is
     /// drawn, the held text simply follows the rows; after, the rest starts on a fresh renderer at
     /// the label's row (erased when `labelRowKnown`; else wherever the cursor is, column unknown).
-    private mutating func giveUp(labelRowKnown: Bool, into out: inout [UInt8]) {
+    mutating func giveUp(labelRowKnown: Bool, into out: inout [UInt8]) {
         switch phase {
         case .streaming:
             phase = .streamingAll
@@ -478,188 +478,4 @@ struct CollapsedView: TerminalWriter {
         }
         expandPending = false
     }
-
-    // MARK: Drawing
-
-    /// Draws the collapsed view: from the end of the visible text (first time) the cursor goes to
-    /// the row below, the label is drawn there, and the last row starts fading out.
-    private mutating func showCollapsed(at time: Seconds, fromTextEnd: Bool, into out: inout [UInt8]) {
-        out += Self.resetPen
-        if fromTextEnd && !cutAfterNewline { out += Array("\r\n".utf8) }
-        drawLabel(expanded: false, into: &out)
-        phase = .collapsed
-        dimStart = time
-        dimStep = 0
-        paintDim(at: time, into: &out)
-    }
-
-    /// The number of fade-out steps in this colour depth.
-    private var dimTargetStep: Int {
-        switch configuration.colorDepth {
-        case .none: return 0
-        case .basic16: return 1
-        default: return Self.dimSteps
-        }
-    }
-
-    /// Repaints the last visible row at the fade-out step due at `time`, if it changed.
-    private mutating func paintDim(at time: Seconds, into out: inout [UInt8]) {
-        guard let start = dimStart, dimStep < dimTargetStep else { return }
-        let elapsed = min(max(0, time - start), Self.dimDuration)
-        paintDim(step: min(dimTargetStep, Int(elapsed / Self.dimDuration * Double(dimTargetStep)) + 1), into: &out)
-    }
-
-    /// Repaints the last visible row at fade-out `step` (of `dimTargetStep`), if it changed.
-    private mutating func paintDim(step: Int, into out: inout [UInt8]) {
-        guard dimStart != nil, step != dimStep else { return }
-        dimStep = step
-        let opacity = 1 - (1 - Self.dimmedOpacity) * Double(step) / Double(dimTargetStep)
-        out += Self.synchronizedBegin
-        repaintLastRow(opacity: opacity, into: &out)
-        out += Self.synchronizedEnd
-    }
-
-    /// From the label row: up to the last visible row, its cells at `opacity`, back after the label.
-    private func repaintLastRow(opacity: Double, into out: inout [UInt8]) {
-        out += Array("\r\u{1B}[A".utf8)
-        out += Self.resetPen
-        var pen = GraphicRendition()
-        var skip = 0
-        for cell in layout.cells {
-            switch cell {
-            case .empty:
-                skip += 1
-            case .continuation:
-                break
-            case .glyph(let bytes, _, let cellPen):
-                if skip > 0 { out += Array("\u{1B}[\(skip)C".utf8); skip = 0 }
-                let wanted = dimmed(cellPen, opacity: opacity)
-                if wanted != pen {
-                    let params = wanted.render()
-                    out += Array((params.isEmpty ? "\u{1B}[0m" : "\u{1B}[0;\(params)m").utf8)
-                    pen = wanted
-                }
-                out += store[bytes]
-            }
-        }
-        out += Self.resetPen
-        out += Array("\r\u{1B}[B".utf8)
-        if labelCells > 0 { out += Array("\u{1B}[\(labelCells)C".utf8) }
-    }
-
-    /// `pen` with its foreground `opacity` of the way from the background (`docs/colour.md#the-fades-colours`).
-    private func dimmed(_ pen: GraphicRendition, opacity: Double) -> GraphicRendition {
-        guard opacity < 1, pen.allowsFade else { return pen }
-        switch configuration.colorDepth {
-        case .none:
-            return pen
-        case .basic16:
-            return pen.replacingForeground(with: nil, faint: true)
-        case .palette256, .trueColor:
-            let target = Self.rgb(pen.foreground) ?? configuration.foreground
-            let background = Self.rgb(pen.background) ?? configuration.background
-            let c = ColorRamp.mix(background, target, opacity)
-            let parameter = configuration.colorDepth == .palette256
-                ? "38;5;\(ColorRamp.nearestPaletteIndex(c))" : "38;2;\(c.red);\(c.green);\(c.blue)"
-            return pen.replacingForeground(with: parameter)
-        }
-    }
-
-    private static func rgb(_ color: TerminalColor) -> RGB? {
-        switch color {
-        case .default: return nil
-        case .indexed(let i): return RGB.xterm(i)
-        case .rgb(let c): return c
-        }
-    }
-
-    /// Draws the label (bold) on the cursor's row, replacing what was there, with the key hint while
-    /// prompting; the cursor ends right after it.
-    private mutating func drawLabel(expanded: Bool, into out: inout [UInt8]) {
-        let width = (configuration.columns ?? 80) - 1
-        let text = Self.fit(expanded ? lessLabel : moreLabel, cells: width)
-        let long = expanded ? "  Enter or Space to collapse, q to quit" : "  Enter or Space to expand, q to quit"
-        let short = "  (Enter, q)"
-        let hint = text.cells + long.count <= width ? long : short
-        let showHint = prompting && text.cells + hint.count <= width
-        let styled = configuration.colorDepth != .none
-        out += Array("\r\u{1B}[K".utf8)
-        if styled { out += Array("\u{1B}[0;1m".utf8) }
-        out += Array(text.text.utf8)
-        if styled { out += Self.resetPen }
-        if showHint {
-            if styled { out += Array("\u{1B}[2m".utf8) }
-            out += Array(hint.utf8)
-            if styled { out += Self.resetPen }
-        }
-        labelCells = text.cells + (showHint ? hint.count : 0)
-    }
-
-    /// `label` without control characters, cut to at most `cells` cells.
-    static func fit(_ label: String, cells: Int) -> (text: String, cells: Int) {
-        var text = ""
-        var used = 0
-        for character in label {
-            if character.unicodeScalars.contains(where: { $0.value < 0x20 || ($0.value >= 0x7F && $0.value < 0xA0) }) { continue }
-            let width = CellWidth.measure(character.unicodeScalars).cells
-            if used + width > cells { break }
-            text.append(character)
-            used += width
-        }
-        return (text, used)
-    }
-
-    /// Replaces the label with the rest of the text: the last row back to full colour, then the
-    /// rest from the row below through a fresh renderer, starting in the SGR state it had.
-    private mutating func expand(at time: Seconds, restoringLastRow: Bool, into out: inout [UInt8]) {
-        out += Self.synchronizedBegin
-        out += Self.resetPen
-        out += Array("\r\u{1B}[K".utf8)
-        labelCells = 0
-        if restoringLastRow && dimStep > 0 { repaintLastRow(opacity: 1, into: &out) }
-        out += Self.synchronizedEnd
-        dimStart = nil
-        dimStep = 0
-        restartRenderer(at: time)
-    }
-
-    /// A fresh renderer at column 0 of the row below the visible rows, fed the held rest.
-    private mutating func restartRenderer(at time: Seconds) {
-        renderer = FadeRenderer(configuration: configuration)
-        let params = penAtCut.render()
-        if !params.isEmpty { renderer.receive(Array("\u{1B}[0;\(params)m".utf8), at: time) }
-        if store.end > cut { renderer.receive(store[cut..<store.end], at: time) }
-        if inputEnded { renderer.endInput(at: time) }
-    }
-
-    /// The rest has been drawn: offer `Show less` if the whole text is on screen, else end.
-    private mutating func finishExpansion(into out: inout [UInt8]) {
-        let labelRow = layout.atEmptyRowStart ? layout.row : layout.row + 1
-        guard prompting, restIsMeasured, let rows = screenRows, labelRow + 1 <= rows else {
-            phase = .done
-            return
-        }
-        out += Self.resetPen
-        if !layout.atEmptyRowStart { out += Array("\r\n".utf8) }
-        drawLabel(expanded: true, into: &out)
-        phase = .expanded
-    }
-
-    /// From the `Show less` label back to the collapsed view: up to the first row of the rest,
-    /// erase to the end of the screen, label, fade the last visible row out again.
-    private mutating func collapse(at time: Seconds, into out: inout [UInt8]) {
-        let labelRow = layout.atEmptyRowStart ? layout.row : layout.row + 1
-        let up = labelRow - visibleRows
-        out += Self.synchronizedBegin
-        out += Self.resetPen
-        out += Array("\r".utf8)
-        if up > 0 { out += Array("\u{1B}[\(up)A".utf8) }
-        out += Array("\u{1B}[J".utf8)
-        out += Self.synchronizedEnd
-        showCollapsed(at: time, fromTextEnd: false, into: &out)
-    }
-
-    static let resetPen = Array("\u{1B}[0m".utf8)
-    static let synchronizedBegin = Array("\u{1B}[?2026h".utf8)
-    static let synchronizedEnd = Array("\u{1B}[?2026l".utf8)
 }

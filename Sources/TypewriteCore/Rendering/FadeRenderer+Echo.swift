@@ -1,0 +1,196 @@
+// The fade renderer's side of what the tty and the terminal do on their own: the key echo a
+// signal leaves (`eraseEcho`, `reanchor`), a resize that may reflow the cells still fading
+// (`resize`, `cursorReport`), and losing the live region when its place is not certain.
+// See FadeRenderer.swift.
+
+extension FadeRenderer {
+    mutating func noteRest() {
+        restBefore = Rest(column: model.column, pendingWrap: model.pendingWrap, bounds: model.columnBounds, columns: model.columns,
+                          pen: pens.terminal, penIsUnknown: model.penIsUnknown)
+    }
+
+    /// The bytes that erase `echo`, which the tty wrote where the cursor rested before the last
+    /// output this renderer made (that output has not reached the terminal yet: a signal came
+    /// first), and leave the cursor and the pen as that output expects them. Nil when the place
+    /// is not certain (the cursor was in pending wrap, or its column unknown near the margin).
+    public func eraseEcho(_ echo: KeyEcho) -> [UInt8]? {
+        let rest = restBefore
+        guard let columns = rest.columns, !rest.pendingWrap else { return nil }
+        var out: [UInt8] = Array("\u{1B}[0m".utf8)  // erase in the default colours
+        if let c = rest.column {
+            if c + echo.width > columns {
+                // The echo wrapped: erase its part on the row below, go back up.
+                out += [0x0D, 0x1B, 0x5B, 0x4B]
+                ControlSequence.append(&out, 1, final: ControlSequence.cuu)
+            }
+            ControlSequence.append(&out, c + 1, final: ControlSequence.cha, always: true)
+            ControlSequence.append(&out, min(echo.width, columns - c), final: ControlSequence.ech)
+        } else if let bounds = rest.bounds, bounds.upperBound + echo.width < columns {
+            ControlSequence.append(&out, echo.width, final: ControlSequence.cub)
+            ControlSequence.append(&out, echo.width, final: ControlSequence.ech)
+        } else {
+            return nil
+        }
+        if !rest.penIsUnknown {
+            let params = rest.pen.render()
+            if !params.isEmpty { out += Array("\u{1B}[0;\(params)m".utf8) }
+        }
+        return out
+    }
+
+    /// Finds the anchor again after the tty's `echo` (`LiveRegion.reanchor`).
+    mutating func reanchor(afterEcho echo: KeyEcho, into out: inout [UInt8]) -> Bool {
+        row.sync(model)
+        let found = live.reanchor(afterEcho: echo.width, model: model, row: row, pens: &pens, into: &out)
+        if found { framing.movedCursor = true }
+        return found
+    }
+
+    /// The terminal is now `newColumns` wide and `newRows` high (SIGWINCH; nil when unknown: then
+    /// nothing is written ahead). Fading goes on where nothing can have moved in any terminal: the
+    /// row never wrapped and the cursor is left of both margins. Elsewhere a terminal that reflows
+    /// its rows (tmux, kitty, VTE) may have moved the cells still fading along the line, and one
+    /// that does not (xterm) kept them where they were: the renderer waits, writing nothing, for
+    /// the cursor's column (`cursorReport`), which tells the two apart
+    /// (`docs/terminals.md#resize-and-reflow`).
+    package mutating func resize(columns newColumns: Int?, rows newRows: Int?, into out: inout [UInt8]) {
+        ahead.rows = Self.valid(newRows)
+        let valid = Self.valid(newColumns)
+        if relocation == nil, let c = model.column, let old = model.columns, let new = valid, !model.rowWrapped, !model.pendingWrap,
+           c < old - 1, c < new - 1 {
+            model.columns = new
+            // Rows above may have been reflowed: only the cursor's row is still where it was.
+            markdown.keepOnlyRow(model.row)
+            return
+        }
+        markdown.forgetPainted()
+        if let anchor = relocation?.anchor ?? model.column, let new = valid, live.isFading, !model.pendingWrap {
+            // A second resize before the report: the cells are still where the first found them.
+            relocation = (anchor, relocation?.lineOffset ?? model.lineOffset, new)
+            return
+        }
+        relocation = nil
+        loseLiveRegion(columns: valid, into: &out)
+    }
+
+    /// Whether the renderer waits for `cursorReport` before it writes more.
+    package var wantsCursorReport: Bool { relocation != nil }
+
+    /// The cursor's column (0-based) as the terminal reported it after a resize, or nil when it
+    /// could not be asked. The cells still fading were right before the cursor; the column tells
+    /// what the terminal did with them. A terminal that keeps rows in place (xterm) keeps the
+    /// cursor's column (or the last one, when the new width cuts it off); one that reflows them
+    /// puts the cursor at its place in the logical line modulo the new width, the cells just before
+    /// it, the oldest maybe at the end of the row above. Where the column matches what one of them
+    /// does, and not both differently, the cells are found again; elsewhere they are left as drawn
+    /// and the text goes on settled until the column is certain again.
+    public mutating func cursorReport(column reported: Int?, into out: inout [UInt8]) {
+        guard let r = relocation else { return }
+        relocation = nil
+        // tmux reports a cursor in pending wrap one past the last column.
+        guard let now = reported, now <= r.columns, !live.cells.isEmpty else {
+            loseLiveRegion(columns: r.columns, into: &out)
+            return
+        }
+        // Where each kind of terminal would have put the cursor: one that keeps rows keeps its
+        // column (or the last one, when the new width cuts it off); one that reflows puts it at
+        // its place in the logical line modulo the width (at a row boundary: pending wrap after
+        // the last column of the row above).
+        let kept = min(r.anchor, r.columns - 1)
+        let clamped = r.anchor >= r.columns
+        let reflowed = r.lineOffset.map { $0 % r.columns }
+        let wrapsPending = r.lineOffset.map { $0 > 0 && $0 % r.columns == 0 } ?? false
+        if now == kept && !clamped {
+            // In place (or reflowed with the same column, which leaves the same cells before it:
+            // the row then holds the last `now` cells of the logical line, as it did).
+            model.columns = r.columns
+            model.cursorFound(column: now, lineOffset: reflowed == now ? r.lineOffset : nil)
+            return
+        }
+        // Where a reflow would have put the cursor: at the logical line's place, or, where the row
+        // record knows the whole line, where writing it again at the new width ends.
+        let layout = placesAfterReflow(r, reported: now)
+        let reflowFits = layout != nil || reflowed == now || (wrapsPending && now >= r.columns - 1)
+        if now == kept && clamped && reflowFits {
+            // Either kind of terminal would report this column, with the cells in different
+            // places: writing them in either would garble the other. They are left as drawn.
+        } else if now == kept && clamped {
+            // Cut off (xterm): the cells left of the new margin are where they were.
+            framing.begin(at: out.count)
+            live.settle(moves: .absolute, colors: &colors, pens: &pens, cursor: now, penIsUnknown: model.penIsUnknown,
+                        cutAt: r.columns, into: &out)
+            ControlSequence.append(&out, now + 1, final: ControlSequence.cha, always: true)
+            restorePen(into: &out)
+            framing.movedCursor = true
+            framing.end(into: &out)
+        } else if now < r.columns - 1 || reflowFits || now == r.columns {
+            // Moved with the cursor (a terminal that keeps rows would not have moved it): the
+            // cells are the ones just before it. At the last column the cursor may be in pending
+            // wrap, after it: only where the logical line (or a report past the column) says which.
+            let cursor = layout?.cursor ?? (wrapsPending && now >= r.columns - 1 ? r.columns : now)
+            framing.begin(at: out.count)
+            if let places = layout?.places ?? live.placesAfterReflow(cursor: cursor, anchor: r.anchor, columns: r.columns),
+               live.settle(at: places, cursor: cursor, columns: r.columns, colors: &colors, pens: &pens,
+                           penIsUnknown: model.penIsUnknown, into: &out) {
+                restorePen(into: &out)
+                framing.movedCursor = true
+                framing.end(into: &out)
+                model.columns = r.columns
+                if cursor < r.columns {
+                    model.cursorFound(column: cursor, lineOffset: reflowed == now ? r.lineOffset : nil)
+                    return
+                }
+            }
+        }
+        loseLiveRegion(columns: r.columns, into: &out)
+    }
+
+    /// Where the cells still fading are after a reflow, when the cursor's row was the whole of its
+    /// logical line and the row record knows every cell of it (`RowRecord.reflowed`), and the
+    /// cursor is where that layout puts it (`reported`; the last column's pending wrap reads as
+    /// either). Nil otherwise: then only the cursor's column places them.
+    func placesAfterReflow(_ r: (anchor: Int, lineOffset: Int?, columns: Int), reported: Int)
+        -> (places: [LiveRegion.Place], cursor: Int)? {
+        guard r.lineOffset == r.anchor, let layout = row.reflowed(upTo: r.anchor, columns: r.columns) else { return nil }
+        let cursor = layout.cursor
+        guard reported == cursor.column || (cursor.column == r.columns && reported == r.columns - 1) else { return nil }
+        var places: [LiveRegion.Place] = []
+        for cell in live.cells {
+            guard let place = layout.places[cell.column], cursor.row - place.row < (ahead.rows ?? 1) else { return nil }
+            places.append(LiveRegion.Place(up: cursor.row - place.row, column: place.column))
+        }
+        return (places, cursor.column)
+    }
+
+    /// The cells still fading can no longer be found: they keep the colour they have, and the
+    /// column is unknown until a CR or LF.
+    mutating func loseLiveRegion(columns: Int?, into out: inout [UInt8]) {
+        live.removeAll()
+        restorePen(into: &out)
+        model.columns = columns
+        forgetColumn()
+    }
+
+    /// Resets the terminal's SGR state (`CSI 0 m`) before typewrite stops (SIGTSTP); the input's
+    /// state is restored before the next text.
+    package mutating func resetPen(into out: inout [UInt8]) {
+        pens.reset(terminalPenIsUnknown: model.penIsUnknown, into: &out)
+    }
+
+    /// The terminal's own colours, as it reported them (OSC 10/11, OSC 4): every fade runs from this
+    /// background to this foreground from now on, those under way from the step they reached.
+    package mutating func useTerminalColors(_ colors: TerminalColors) {
+        self.colors.use(colors)
+        live.retarget(self.colors)
+        if let background = colors.background { configuration.background = background }
+        if let foreground = colors.foreground { configuration.foreground = foreground }
+        configuration.palette.merge(colors.palette) { _, reported in reported }
+    }
+
+    /// Something else moved the cursor (the job was stopped and continued): forget the column.
+    package mutating func forgetCursor(into out: inout [UInt8]) {
+        settleLive(into: &out)
+        model.cursorMovedElsewhere()
+        markdown.forgetPainted()
+    }
+}
