@@ -150,7 +150,18 @@ package struct PollDriver {
                 openNextInput(&session, at: now, into: &out)
                 continue
             }
-            if session.isFinished { return .finished(failed: session.failed || teeFailed) }
+            if session.isFinished {
+                // A key's signal often comes with the end of the input (the producer in the same
+                // process group died of it first): one that came before the exit ends the run as
+                // it would have ended cat's, by the signal.
+                if let signals = setup.signals, System.poll([(signals, System.pollIn)], timeout: 0)[0] & System.pollIn != 0 {
+                    for (signo, fromTerminal) in System.drainSignals(signals) {
+                        if let response = handleSignal(signo, fromTerminal: fromTerminal, &session, at: now, out: &out) { return response }
+                    }
+                    continue
+                }
+                return .finished(failed: session.failed || teeFailed)
+            }
             if session.wantsKeyboard {
                 beginPrompt(&session, at: now, into: &out)
                 continue
