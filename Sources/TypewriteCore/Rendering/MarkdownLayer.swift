@@ -177,18 +177,21 @@ struct MarkdownLayer: Sendable {
 
     private mutating func set(_ run: MarkdownStyleRun, restyle: Bool) {
         let look = lookID(run.style)
-        forEachInputRange(ofDocument: run.range) { setLook(look, $0, restyle: restyle) }
+        for input in inputRanges(ofDocument: run.range) { setLook(look, input, restyle: restyle) }
     }
 
-    /// Calls `body` with the input ranges the document's bytes `range` were fed from, in order.
-    private func forEachInputRange(ofDocument range: Range<Int>, _ body: (Range<Int>) -> Void) {
+    /// The input ranges the document's bytes `range` were fed from, in order. (A list, not a
+    /// closure over `self`: a closure that changed `self` while this read it made Swift copy the
+    /// layer, and every look written after that copied the whole table again.)
+    private func inputRanges(ofDocument range: Range<Int>) -> [Range<Int>] {
+        var result: [Range<Int>] = []
         // The last piece starting at or before the range (pieces are in document order).
         var low = 0, high = pieces.count - 1
         while low < high {
             let mid = (low + high + 1) / 2
             if pieces[mid].document <= range.lowerBound { low = mid } else { high = mid - 1 }
         }
-        guard let first = segments.first else { return }
+        guard let first = segments.first else { return result }
         for i in low..<pieces.count {
             let piece = pieces[i]
             if piece.document >= range.upperBound { break }
@@ -203,11 +206,12 @@ struct MarkdownLayer: Sendable {
                 let segmentEnd = k + 1 < segments.count ? segments[k + 1].markdown : fedCount
                 let upper = min(markdown.upperBound, segmentEnd)
                 let input = segments[k].input + (m - segments[k].markdown)
-                body(input..<(input + upper - m))
+                result.append(input..<(input + upper - m))
                 m = upper
                 k += 1
             }
         }
+        return result
     }
 
     // MARK: Links
@@ -217,7 +221,7 @@ struct MarkdownLayer: Sendable {
     private mutating func set(_ link: MarkdownLink) {
         let old = documentLinks[link.id] ?? 0
         if old != 0, let replacing = link.replacing {
-            forEachInputRange(ofDocument: replacing) { setLink(0, $0, only: old) }
+            for input in inputRanges(ofDocument: replacing) { setLink(0, input, only: old) }
         }
         guard !link.isRemoved, let destination = link.destination else {
             documentLinks[link.id] = nil
@@ -233,7 +237,7 @@ struct MarkdownLayer: Sendable {
         documentLinks[link.id] = number
         var end = linkTargets[number]?.end ?? 0
         for range in link.ranges {
-            forEachInputRange(ofDocument: range) { input in
+            for input in inputRanges(ofDocument: range) {
                 setLink(number, input, only: nil)
                 end = max(end, input.upperBound)
             }
