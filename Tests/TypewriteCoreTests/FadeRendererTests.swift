@@ -35,6 +35,20 @@ struct FadeRendererTests {
         #expect(screens.typewrite == screens.cat)
     }
 
+    @Test("after a UTF-8 sequence cut short, the next non-ASCII character goes out as it came (tmux drops it)",
+          arguments: ["\u{1B}[G", "\u{1B}[0;31m", ""])
+    func cutSequenceThenCharacter(sequence: String) {
+        // E2 82 is a lead byte and one of its two continuation bytes; tmux 3.3a drops the カ after
+        // it (measured), xterm draws it: no fade and no SGR of typewrite's may come before it.
+        let text = [0xE2, 0x82] + Array("\(sequence)カ and words after it\r\nfade again\n".utf8)
+        let out = RenderHarness(columns: 80).output(RenderHarness.chunks(text, cuts: [2]))
+        let expected = [0xE2, 0x82] + Array("\(sequence)カ".utf8)
+        #expect(out.count >= expected.count && Array(out[..<expected.count]) == expected,
+                "\(String(decoding: out.prefix(40), as: UTF8.self).debugDescription)")
+        // ASCII ends the state: the rest fades as usual.
+        #expect(String(decoding: out, as: UTF8.self).contains("\(Self.esc)[38;2;"))
+    }
+
     @Test("colour depth none writes the input bytes and nothing else")
     func noEscapes() {
         let text = Array("plain paced text\nsecond line\n".utf8)

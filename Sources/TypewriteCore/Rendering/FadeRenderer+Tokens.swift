@@ -59,8 +59,11 @@ extension FadeRenderer {
                 // A cluster that begins with ASCII settles the ZWJ (tmux draws it as usual).
                 if joining && stream[s] < 0x80 { joining = false; joinerBoundary = nil }
                 guard joining || revealed < target else { break loop }
-                // Joined to the ZWJ (tmux: no cell of its own) or not (xterm): its width is uncertain.
-                writeCluster(stream[s..<(s + n)], start: s, width: width, certain: certain && !joining, index: revealed,
+                // Joined to the ZWJ (tmux: no cell of its own) or not (xterm), or right after a
+                // UTF-8 sequence cut short (tmux drops it): its width is uncertain.
+                let dropped = model.utf8Interrupted && stream[s] >= 0x80
+                model.utf8Interrupted = false
+                writeCluster(stream[s..<(s + n)], start: s, width: width, certain: certain && !joining && !dropped, index: revealed,
                              opacity: joining || revealed < settledEdge ? 1 : pacing.opacity(ofClusterAt: revealed, front: front),
                              moves: moves, into: &out)
                 revealed += 1
@@ -71,7 +74,9 @@ extension FadeRenderer {
                 // It arrived in a later read than the token before it: a write of its own, as with
                 // cat (tmux joins a ZWJ only within one read).
                 if !finishing && stream.count < tokensAtStart { break loop }
-                extend(stream[s..<(s + n)], start: s, width: width, certain: certain, moves: moves, into: &out)
+                let dropped = model.utf8Interrupted
+                model.utf8Interrupted = false
+                extend(stream[s..<(s + n)], start: s, width: width, certain: certain && !dropped, moves: moves, into: &out)
                 stream.removeFirst()
                 if stream.endsInJoiner(s, n) { joinerBoundary = stream.readEnd(atOrAfter: s + n); joinerWriteStart = out.count - n }
             case .control(_, let byte):
@@ -108,6 +113,7 @@ extension FadeRenderer {
 
     mutating func writeASCII(_ start: Int, count: Int, settledEdge: Int, front: Double, moves: LiveRegion.Moves,
                                      into out: inout [UInt8]) {
+        model.utf8Interrupted = false  // printable ASCII ends a cut UTF-8 sequence everywhere
         var s = start
         var remaining = count
         // Clusters already past the soft edge are written in bulk, settled.

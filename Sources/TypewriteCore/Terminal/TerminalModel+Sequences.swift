@@ -41,6 +41,7 @@ extension TerminalModel {
                 expected = byte >= 0xF0 ? 3 : byte >= 0xE0 ? 2 : byte >= 0xC0 ? 1 : 0
             }
         }
+        utf8Interrupted = expected > 0
     }
 
     /// An escape sequence `bytes` (whole, from its ESC) of `kind` is executed.

@@ -65,6 +65,12 @@ struct TerminalModel: Sendable {
     /// there and the bytes after it are text): what it did to the cursor, the pen and the modes is
     /// not known. From then on nothing is certain until RIS resets every terminal alike.
     var stateIsDisputed = false
+    /// The last bytes that were no character ended in the middle of a UTF-8 sequence (a lead byte
+    /// without all its continuation bytes), and only escape sequences came since. tmux 3.3a then
+    /// drops the next non-ASCII character whole (`\xE2\x82 CSI G カ` shows nothing), where
+    /// xterm draws it; a C0 control or printable ASCII ends the state in both
+    /// (`docs/terminals.md#broken-utf-8`).
+    var utf8Interrupted = false
     /// IRM (CSI 4 h): every character written inserts, so a repaint would push text right.
     var insertMode = false
     var alternateScreen = false
@@ -216,6 +222,7 @@ struct TerminalModel: Sendable {
 
     /// `count` one-cell clusters (printable ASCII) are drawn.
     mutating func drawText(count: Int) {
+        utf8Interrupted = false
         guard count > 0, let columns else { return }
         guard var c = column else {
             drawUncertain(low: count, high: count)
@@ -273,6 +280,7 @@ struct TerminalModel: Sendable {
 
     /// A C0 control (or DEL) is executed.
     mutating func control(_ byte: UInt8) {
+        utf8Interrupted = false
         switch byte {
         case 0x0D:  // CR
             if columns != nil && !autowrapOff { column = 0 }
