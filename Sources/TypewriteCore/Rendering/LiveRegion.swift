@@ -264,7 +264,9 @@ struct RowRecord: Sendable {
         let changes = model.rowChanges &- seenRowChanges, starts = model.blankRowStarts &- seenBlankRowStarts
         keys.removeAll(keepingCapacity: true)
         clusters.removeAll(keepingCapacity: true)
-        complete = starts == changes && model.rowsBelowAreBlank
+        // Complete when the last change was reaching a blank row: a column forgotten on the row
+        // before (a cluster of uncertain width) does not make this one unknown.
+        complete = (starts == changes || model.rowChangesAtBlankRowStart == model.rowChanges) && model.rowsBelowAreBlank
         if starts > 0 { movedBack = false }
         seenRowChanges = model.rowChanges
         seenBlankRowStarts = model.blankRowStarts

@@ -101,6 +101,9 @@ struct TerminalModel: Sendable {
     /// Counts the rows the cursor reached by a line feed or a wrap while `rowsBelowAreBlank`: a
     /// record of the cursor's row that starts there starts from a blank row.
     var blankRowStarts = 0
+    /// `rowChanges` when the cursor last reached a blank row: equal to `rowChanges` while nothing
+    /// changed the row since (what came before, on other rows, does not matter).
+    var rowChangesAtBlankRowStart = 0
 
     /// What DECSC (ESC 7, and CSI s or entering the 1049 alternate screen) saves: the pen and the
     /// character set state, one slot for each screen (xterm). `penIsUnknown` is set when terminals
@@ -141,7 +144,10 @@ struct TerminalModel: Sendable {
     /// The cursor is on a new row (reached by wrapping when `wrapped`).
     mutating func newRow(wrapped: Bool) {
         rowChanges &+= 1
-        if rowsBelowAreBlank { blankRowStarts &+= 1 }
+        if rowsBelowAreBlank {
+            blankRowStarts &+= 1
+            rowChangesAtBlankRowStart = rowChanges
+        }
         if wrapped {
             // A full row wrapped: the next one goes on with the same logical line.
             if let start = rowStartOffset, let columns, pendingWrap || column == columns { rowStartOffset = start + columns } else { rowStartOffset = nil }
