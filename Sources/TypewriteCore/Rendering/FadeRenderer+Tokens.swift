@@ -133,7 +133,7 @@ extension FadeRenderer {
                     let link = markdown.link(at: at)
                     var end = at + 1
                     while end < s + settled && markdown.look(at: end) == drawing.look && markdown.link(at: end) == link { end += 1 }
-                    setPen(drawing.pen, link: drawing.link, into: &out)
+                    pens.set(drawing.pen, id: drawing.id, link: drawing.link, terminalPenIsUnknown: model.penIsUnknown, into: &out)
                     out.append(contentsOf: stream[at..<end])
                     markdown.notePaintedText(stream, start: at, count: end - at, drawing: drawing, pens: pens, model: &model)
                     advanceSettled(at, count: end - at, penID: drawing.id, linked: drawing.link != nil)

@@ -27,6 +27,11 @@ struct PenBook: Sendable {
     private var pens: [GraphicRendition] = [GraphicRendition()]
     /// Styled pens by base pen number and look, with their numbers.
     private var styled: [Int: (pen: GraphicRendition, id: Int)] = [:]
+    /// The number of `terminal` when it was set by number (-1: not known by number).
+    private var terminalID = 0
+    /// The SGR bytes from one numbered pen to another (`from << 16 | to`): code in colour
+    /// changes pen at every token, and the same few changes come again and again.
+    private var transitions: [Int: [UInt8]] = [:]
 
     /// Most pens numbered (lolcat paints every character in a colour of its own).
     static let limit = 4096
@@ -66,7 +71,11 @@ struct PenBook: Sendable {
     /// Writes the SGR that takes the terminal to `pen` (nothing when it has it, or when the
     /// terminal's pen is unknown: typewrite then writes no SGR of its own), and opens `link` or
     /// closes the one open.
-    mutating func set(_ pen: GraphicRendition, link: Hyperlink? = nil, terminalPenIsUnknown: Bool, into out: inout [UInt8]) {
+    ///
+    /// `id`, the pen's number (`id(of:)`) when the caller has it: the bytes of a change between
+    /// numbered pens are made once.
+    mutating func set(_ pen: GraphicRendition, id: Int = -1, link: Hyperlink? = nil, terminalPenIsUnknown: Bool,
+                      into out: inout [UInt8]) {
         if openLink != (link?.number ?? 0) {
             closeLink(into: &out)
             if let link {
@@ -74,14 +83,32 @@ struct PenBook: Sendable {
                 openLink = link.number
             }
         }
-        guard pen != terminal, !terminalPenIsUnknown else { return }
-        if pen.differsOnlyInForeground(from: terminal) {
-            out.append(contentsOf: "\u{1B}[\(pen.foregroundParameter ?? "39")m".utf8)
+        guard !terminalPenIsUnknown else { return }
+        if id >= 0 && terminalID >= 0 {
+            guard id != terminalID else { return }
+            let key = terminalID << 16 | id
+            if let bytes = transitions[key] {
+                out.append(contentsOf: bytes)
+            } else {
+                let bytes = Self.change(from: terminal, to: pen)
+                transitions[key] = bytes
+                out.append(contentsOf: bytes)
+            }
         } else {
-            let params = pen.render()
-            out.append(contentsOf: (params.isEmpty ? "\u{1B}[0m" : "\u{1B}[0;\(params)m").utf8)
+            guard pen != terminal else { return }
+            out.append(contentsOf: Self.change(from: terminal, to: pen))
         }
         terminal = pen
+        terminalID = id
+    }
+
+    /// The SGR that takes a terminal with pen `from` to pen `to` (they differ).
+    private static func change(from: GraphicRendition, to pen: GraphicRendition) -> [UInt8] {
+        if pen.differsOnlyInForeground(from: from) {
+            return Array("\u{1B}[\(pen.foregroundParameter ?? "39")m".utf8)
+        }
+        let params = pen.render()
+        return Array((params.isEmpty ? "\u{1B}[0m" : "\u{1B}[0;\(params)m").utf8)
     }
 
     /// Closes the hyperlink typewrite opened, if any: before the cursor moves away from its cells.
@@ -98,10 +125,14 @@ struct PenBook: Sendable {
         guard !terminal.isDefault || terminalPenIsUnknown else { return }
         out.append(contentsOf: "\u{1B}[0m".utf8)
         terminal = GraphicRendition()
+        terminalID = 0
     }
 
     /// The terminal took `pen` by itself (an SGR written as it came, DECRC, RIS).
-    mutating func terminalTook(_ pen: GraphicRendition) { terminal = pen }
+    mutating func terminalTook(_ pen: GraphicRendition) {
+        terminal = pen
+        terminalID = ids[pen] ?? -1
+    }
 }
 
 /// The colours a fade runs between and how a fading cell's pen is drawn: the colour ramp, the
