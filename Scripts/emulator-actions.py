@@ -571,9 +571,10 @@ def invisible(style):
 def parse_dump(text):
     """Rows of [(character, style)] from a dump; the pen carries from row to row (kitty starts each
     row with SGR 0 and the row's style again, xterm each cell); xterm's U+FFFF after a wide
-    character and its DECSWL (ESC # 5) are dropped; trailing invisible blanks and empty rows too."""
+    character and its DECSWL (ESC # 5) are dropped; trailing invisible blanks and empty rows too;
+    a row with a byte no cell can hold is cut (see `junk_char`)."""
     style = DEFAULT
-    rows = []
+    rows = Rows()
     lines = text.replace("\r", "").split("\n")
     if lines and lines[-1] == "":
         lines.pop()
@@ -594,12 +595,41 @@ def parse_dump(text):
                 style = apply_sgr(style, m.group(1))
             pos = m.end()
         add(line[pos:])
+        bad = next((i for i, (ch, _) in enumerate(cells) if junk_char(ch)), None)
+        if bad is not None:
+            # xterm 379's print-immediate, after the window was made narrower and then wider,
+            # prints saved lines with bytes from past their end (invalid UTF-8, C0 controls, stray
+            # letters) after a long run of blanks: the row is cut at the longest run of blanks
+            # before the first such byte.
+            best, k = (0, bad), 0
+            while k < bad:
+                if cells[k][0] == " ":
+                    e = k
+                    while e < bad and cells[e][0] == " ":
+                        e += 1
+                    if e - k > best[0]:
+                        best = (e - k, k)
+                    k = e
+                else:
+                    k += 1
+            cells = cells[:best[1]]
+            rows.junk += 1
         while cells and cells[-1][0] == " " and invisible(cells[-1][1]):
             cells.pop()
         rows.append(cells)
     while rows and not rows[-1]:
         rows.pop()
     return rows
+
+
+class Rows(list):
+    """Parsed rows; `junk` counts the rows cut where the dump held bytes no cell can hold."""
+    junk = 0
+
+
+def junk_char(ch):
+    o = ord(ch[0])
+    return 0xDC80 <= o <= 0xDCFF or o < 0x20 or 0x7F <= o < 0xA0
 
 
 def unicodedata_combining(ch):
@@ -1094,6 +1124,10 @@ def run_resize(ctx, index, name, chunks, speed, events):
     data = input_bytes(chunks)
     tw_rows, cat_rows = parse_dump(got), parse_dump(want)
     labels, details, soft = set(), [], set()
+    if tw_rows.junk or cat_rows.junk:
+        info["junk_rows_cut"] = {"typewrite": tw_rows.junk, "cat": cat_rows.junk}
+        details.append("rows cut where xterm printed bytes from past a saved line's end: typewrite %d, cat %d"
+                       % (tw_rows.junk, cat_rows.junk))
     a, b = screen_text(cat_rows), screen_text(tw_rows)
     refs, prog_dumps = [cat_rows], []
     if a != b:
@@ -1184,7 +1218,7 @@ def keep_case(opts, result, name):
     d = os.path.join(opts.keep, name)
     os.makedirs(d, exist_ok=True)
     info = result["info"]
-    with open(os.path.join(d, "case.json"), "w") as f:
+    with open(os.path.join(d, "case.json"), "w", encoding="utf-8", errors="surrogateescape") as f:
         json.dump(info, f, indent=1, ensure_ascii=False)
     run = result.get("run")
     if run is not None:
@@ -1274,7 +1308,7 @@ def cmd_tries(opts, ctx):
 
 
 def cmd_replay(opts, ctx):
-    with open(os.path.join(opts.case, "case.json")) as f:
+    with open(os.path.join(opts.case, "case.json"), encoding="utf-8", errors="surrogateescape") as f:
         case = json.load(f)
     chunks = load_trace(os.path.join(opts.case, "schedule.trace"))
     ctx.term, ctx.cols, ctx.rows = case["term"], case["cols"], case["rows"]
@@ -1297,6 +1331,8 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     if argv and argv[0] == "_feed":
         return feed_main(argv[1:])
+    for stream in (sys.stdout, sys.stderr):
+        stream.reconfigure(errors="backslashreplace")   # dumps may hold bytes that are not UTF-8
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
     ap.add_argument("command", choices=["ctrl-c", "resize", "replay"])
@@ -1359,6 +1395,11 @@ def main(argv=None):
         return 1 if failing else 0
     except Harness as e:
         print("emulator-actions: %s" % e, file=sys.stderr)
+        return 2
+    except Exception:
+        import traceback
+        traceback.print_exc()
+        print("emulator-actions: the harness failed", file=sys.stderr)
         return 2
     finally:
         end_all()
