@@ -20,6 +20,8 @@ struct MarkdownLayer: Sendable {
     private var notText: Range<Int> = 0..<0
     /// Where each contiguous fed stretch starts: markdown offset and input offset.
     private var segments: [(markdown: Int, input: Int)] = []
+    /// Storage `inputRanges` reuses.
+    private var rangeScratch: [Range<Int>] = []
     /// The look of every input byte from `looksBase` to `fedEnd` (0 = plain, and escape sequences).
     private var looks: [UInt8] = []
     private var looksBase = 0
@@ -182,9 +184,13 @@ struct MarkdownLayer: Sendable {
 
     /// The input ranges the document's bytes `range` were fed from, in order. (A list, not a
     /// closure over `self`: a closure that changed `self` while this read it made Swift copy the
-    /// layer, and every look written after that copied the whole table again.)
-    private func inputRanges(ofDocument range: Range<Int>) -> [Range<Int>] {
-        var result: [Range<Int>] = []
+    /// layer, and every look written after that copied the whole table again. The list's storage
+    /// is kept for the next call.)
+    private mutating func inputRanges(ofDocument range: Range<Int>) -> [Range<Int>] {
+        var result = rangeScratch
+        rangeScratch = []
+        result.removeAll(keepingCapacity: true)
+        defer { rangeScratch = result }
         // The last piece starting at or before the range (pieces are in document order).
         var low = 0, high = pieces.count - 1
         while low < high {

@@ -29,9 +29,12 @@ struct PenBook: Sendable {
     private var styled: [Int: (pen: GraphicRendition, id: Int)] = [:]
     /// The number of `terminal` when it was set by number (-1: not known by number).
     private var terminalID = 0
-    /// The SGR bytes from one numbered pen to another (`from << 16 | to`): code in colour
-    /// changes pen at every token, and the same few changes come again and again.
-    private var transitions: [Int: [UInt8]] = [:]
+    /// The SGR bytes from one numbered pen to another, by `from << 16 | to` in a table of
+    /// `transitionSlots` slots (the last change seen for each slot): code in colour changes pen
+    /// at every token, and the same few changes come again and again.
+    private var transitionKeys = [Int](repeating: -1, count: PenBook.transitionSlots)
+    private var transitionBytes = [[UInt8]](repeating: [], count: PenBook.transitionSlots)
+    private static let transitionSlots = 256
 
     /// Most pens numbered (lolcat paints every character in a colour of its own).
     static let limit = 4096
@@ -87,13 +90,12 @@ struct PenBook: Sendable {
         if id >= 0 && terminalID >= 0 {
             guard id != terminalID else { return }
             let key = terminalID << 16 | id
-            if let bytes = transitions[key] {
-                out.append(contentsOf: bytes)
-            } else {
-                let bytes = Self.change(from: terminal, to: pen)
-                transitions[key] = bytes
-                out.append(contentsOf: bytes)
+            let slot = (key &* 0x9E37_79B1) >> 11 & (Self.transitionSlots - 1)
+            if transitionKeys[slot] != key {
+                transitionKeys[slot] = key
+                transitionBytes[slot] = Self.change(from: terminal, to: pen)
             }
+            out.append(contentsOf: transitionBytes[slot])
         } else {
             guard pen != terminal else { return }
             out.append(contentsOf: Self.change(from: terminal, to: pen))
