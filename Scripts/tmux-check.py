@@ -1231,7 +1231,10 @@ def run_suspend(opts, work, cache, inputs, index, name, at, echo_line, pause):
     ref_text = "\n".join([l.rstrip() for l in region] + [tail[0][:tail[0].rindex("rc=")]])
     parts, labels = suspend_stream(tw_plain, echo_line)
     if parts is not None:
-        text_diff = text_labels(ref_text, parts[0] + parts[1], zwj_components(input_text(chunks)))
+        # Blanks at the end of a line are nothing on screen (the stream may stop after a space
+        # that a line feed follows once it continues).
+        joined = "\n".join(l.rstrip() for l in (parts[0] + parts[1]).split("\n"))
+        text_diff = text_labels(ref_text, joined, zwj_components(input_text(chunks)))
         if text_diff and lost_in_flight(ref_text, *parts):
             text_diff = {"lost-in-flight"}
         labels |= text_diff
