@@ -409,9 +409,14 @@ package struct PollDriver {
             return nil
         case .terminate:
             leaveKeyMode()
-            colorQuery?.restore()
-            cursorQuery?.restore()
-            if signal != .hangUp { try? writeTerminal(out) }
+            // The queries' modes stay until `run` has read their replies (or waited long enough):
+            // put back now, a reply still on its way would be echoed onto the screen.
+            if signal == .hangUp {
+                colorQuery?.restore()
+                cursorQuery?.restore()
+            } else {
+                try? writeTerminal(out)
+            }
             return .signal(signal)
         case .suspend:
             leaveKeyMode()
