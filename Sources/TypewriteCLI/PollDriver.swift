@@ -125,7 +125,7 @@ package struct PollDriver {
         let watchReader = session.isAnimated && System.isPipe(setup.output)
         var out = SessionOutput()
         if setup.queryColors && session.isAnimated {
-            colorQuery = TerminalQuery.start(TerminalColors.request(palette: setup.queryPalette), giveUp: 2)
+            colorQuery = TerminalQuery.start(TerminalColors.request(palette: setup.queryPalette), giveUp: 2, output: setup.output)
         }
 
         while true {
@@ -189,7 +189,7 @@ package struct PollDriver {
                 if now < cursorQueryFrom {
                     timeout = min(timeout ?? .infinity, cursorQueryFrom - now)
                 } else {
-                    cursorQuery = colorQuery == nil ? TerminalQuery.start(Self.cursorPositionRequest, giveUp: Self.cursorReportWait) : nil
+                    cursorQuery = colorQuery == nil ? TerminalQuery.start(Self.cursorPositionRequest, giveUp: Self.cursorReportWait, output: setup.output) : nil
                     if cursorQuery == nil { session.cursorReport(column: nil, into: &out) }
                     continue
                 }

@@ -24,10 +24,11 @@ struct TerminalQuery {
     /// without line editing and echo.
     let giveUp: Seconds
 
-    /// Sends `request` followed by DA1, or returns nil when it may not be made (no terminal, not the
-    /// foreground process group, keys waiting to be read, or the mode cannot be changed).
-    static func start(_ request: [UInt8], giveUp: Seconds) -> TerminalQuery? {
-        guard let fd = try? System.openControllingTerminal() else { return nil }
+    /// Sends `request` followed by DA1, or returns nil when it may not be made (no terminal, the
+    /// text goes to another terminal than the controlling one (`output`), not the foreground
+    /// process group, keys waiting to be read, or the mode cannot be changed).
+    static func start(_ request: [UInt8], giveUp: Seconds, output: Int32) -> TerminalQuery? {
+        guard System.isControllingTerminal(output), let fd = try? System.openControllingTerminal() else { return nil }
         // Keys typed ahead must stay for whoever reads next. A whole line is counted in canonical
         // mode; half a line only becomes readable (and countable) once canonical mode is off.
         guard System.isForegroundProcessGroup(fd), System.bytesWaiting(fd) == 0,
@@ -41,7 +42,10 @@ struct TerminalQuery {
             return nil
         }
         var query = TerminalQuery(descriptor: fd, saved: saved, giveUp: giveUp)
-        guard (try? System.writeAll(fd, request + Self.deviceAttributesRequest)) != nil else {
+        // One DA1 only (`TerminalColors.request` ends with its own): the query ends at the first
+        // answer, and a second would come after the modes are back, onto the screen.
+        let ask = request.suffix(Self.deviceAttributesRequest.count).elementsEqual(Self.deviceAttributesRequest) ? request : request + Self.deviceAttributesRequest
+        guard (try? System.writeAll(fd, ask)) != nil else {
             query.close()
             return nil
         }

@@ -183,6 +183,14 @@ public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
         return (st.st_mode & S_IFMT) == S_IFIFO
     }
 
+    /// Whether `fd` is this process's controlling terminal (`tcgetsid(fd)` is this session; a
+    /// descriptor opened from `/dev/tty` reports that device, not the terminal behind it, so
+    /// device numbers cannot tell).
+    package static func isControllingTerminal(_ fd: Int32) -> Bool {
+        let session = tcgetsid(fd)
+        return session >= 0 && session == getsid(0)
+    }
+
     /// The terminal's width in cells (`ioctl(TIOCGWINSZ)`), nil when unknown or 0.
     package static func terminalColumns(_ fd: Int32) -> Int? {
         var size = winsize()
