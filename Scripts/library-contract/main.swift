@@ -70,10 +70,17 @@ case "strict-stream":
     settings.maximumLag = .infinity
     let typewriter = try Typewriter(output: sink, settings: settings)
     let chunk = String(repeating: "The tide goes out and the pools warm in the sun. ", count: 1338)  // 64 KiB
-    let ready = AsyncStream<String> { continuation in
-        continuation.onTermination = { _ in }
-        Task { while true { continuation.yield(chunk); await Task.yield() } }
+    // A source with a chunk ready whenever it is asked (an AsyncStream fed by a loop would hold
+    // every chunk the loop yields in its own buffer: the client's memory, not typewrite's).
+    struct Ready: AsyncSequence, Sendable {
+        let chunk: String
+        struct AsyncIterator: AsyncIteratorProtocol {
+            let chunk: String
+            mutating func next() async -> String? { chunk }
+        }
+        func makeAsyncIterator() -> AsyncIterator { AsyncIterator(chunk: chunk) }
     }
+    let ready = Ready(chunk: chunk)
     let task = Task { try? await typewriter.stream(ready) }
     try? await Task.sleep(nanoseconds: 5_000_000_000)
     report(mode, ["peak_rss_mib": peakMiB()])
