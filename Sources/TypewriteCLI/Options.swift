@@ -269,7 +269,8 @@ extension Options {
         case "ambiguous-wide": settings.ambiguousIsWide = true
         case "tee":
             guard v != "-" else {
-                throw UsageError("--tee needs a file: standard output is the screen the text types onto")
+                throw UsageError("--tee needs a FILE, not '-': standard output already gets the text",
+                                 hint: "To keep a copy, name a file: --tee answer.md.")
             }
             guard !v.isEmpty else { throw UsageError("empty FILE for \(display)") }
             tee = v

@@ -19,6 +19,7 @@ struct OptionsTests {
         (["--color=purple"], "invalid value 'purple' for --color"),
         (["--color", "purple"], "invalid value 'purple' for --color"),
         (["--hyperlinks", "sometimes"], "invalid value 'sometimes' for --hyperlinks"),
+        (["--tee", "-"], "--tee needs a FILE, not '-'"),
         (["--animate=sometimes"], "invalid value 'sometimes' for --animate"),
         (["--format=xml"], "invalid value 'xml' for --format"),
         (["--max-lag", "0.1"], "invalid value '0.1' for --max-lag"),
