@@ -28,6 +28,10 @@ struct MarkdownLayer: Sendable {
     /// Looks named by number: SGR parameters.
     private(set) var lookParameters: [String] = [""]
     private var lookIDs: [MarkdownStyle: UInt8] = [.plain: 0]
+    /// The look of a style by `MarkdownStyle.bits`, in a small table in front of `lookIDs`: code
+    /// changes style at every token, among a few styles.
+    private var recentLookBits = [UInt64](repeating: .max, count: 64)
+    private var recentLookIDs = [UInt8](repeating: 0, count: 64)
     private var parameterIDs: [String: UInt8] = ["": 0]
     let colors: Bool
 
@@ -191,6 +195,15 @@ struct MarkdownLayer: Sendable {
         rangeScratch = []
         result.removeAll(keepingCapacity: true)
         defer { rangeScratch = result }
+        // Mostly the range is in the newest piece and the newest stretch fed: one range.
+        if let piece = pieces.last, let segment = segments.last, piece.markdown >= 0, range.lowerBound >= piece.document {
+            let m = piece.markdown + range.lowerBound - piece.document
+            let mEnd = piece.markdown + range.upperBound - piece.document
+            if m >= segment.markdown && mEnd <= fedCount {
+                if m < mEnd { result.append((segment.input + m - segment.markdown)..<(segment.input + mEnd - segment.markdown)) }
+                return result
+            }
+        }
         // The last piece starting at or before the range (pieces are in document order).
         var low = 0, high = pieces.count - 1
         while low < high {
@@ -321,6 +334,16 @@ struct MarkdownLayer: Sendable {
     }
 
     private mutating func lookID(_ style: MarkdownStyle) -> UInt8 {
+        let bits = style.bits
+        let slot = Int(truncatingIfNeeded: (bits &* 0x9E37_79B9_7F4A_7C15) >> 58)
+        if recentLookBits[slot] == bits { return recentLookIDs[slot] }
+        let id = lookIDFromTable(style)
+        recentLookBits[slot] = bits
+        recentLookIDs[slot] = id
+        return id
+    }
+
+    private mutating func lookIDFromTable(_ style: MarkdownStyle) -> UInt8 {
         if let id = lookIDs[style] { return id }
         let parameters = MarkdownAppearance.parameters(for: style, colors: colors)
         let id: UInt8
