@@ -89,6 +89,10 @@ import tempfile
 import threading
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from sgrcells import (DEFAULT, apply_sgr, describe_style, invisible, row_text,  # noqa: E402
+                      styles_of)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SELF = os.path.abspath(__file__)
 INPUT_DIR = os.path.join(HERE, "tmux-check", "inputs")
@@ -332,81 +336,6 @@ def wait_stable(srv, timeout=10, interval=0.08, colours=True):
 
 
 SEQ = re.compile(r"\x1b\[([0-9;:]*)m|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[^\[\]]")
-DEFAULT = (0, None, None, None, 0)   # attribute bits, fg, bg, underline colour, underline style
-ATTR_BITS = {1: 1, 2: 2, 3: 4, 5: 8, 6: 8, 7: 16, 8: 32, 9: 64, 53: 128}
-ATTR_OFF = {22: 1 | 2, 23: 4, 25: 8, 27: 16, 28: 32, 29: 64, 55: 128}
-ATTR_NAMES = [(1, "bold"), (2, "dim"), (4, "italic"), (8, "blink"), (16, "reverse"), (32, "hidden"),
-              (64, "strike"), (128, "overline")]
-
-
-def _colour(params, i, sub):
-    """An extended colour at params[i] (5;n or 2;r;g;b, or their colon forms in `sub`)."""
-    if sub:
-        s = [x for x in sub]
-        if s and s[0] == "5" and len(s) >= 2:
-            return ("256", int(s[1] or 0)), i + 1
-        if s and s[0] == "2":
-            rgb = s[1:]
-            if len(rgb) >= 4:
-                rgb = rgb[1:4]   # colour space id first
-            rgb = [int(v or 0) for v in (rgb + ["0", "0", "0"])[:3]]
-            return ("rgb",) + tuple(rgb), i + 1
-        return None, i + 1
-    if i + 1 < len(params) and params[i + 1] == "5" and i + 2 < len(params):
-        return ("256", int(params[i + 2] or 0)), i + 3
-    if i + 1 < len(params) and params[i + 1] == "2" and i + 4 < len(params):
-        return ("rgb", int(params[i + 2] or 0), int(params[i + 3] or 0), int(params[i + 4] or 0)), i + 5
-    return None, len(params)
-
-
-def apply_sgr(style, text):
-    bits, fg, bg, ulc, uls = style
-    params = text.split(";") if text else [""]
-    i = 0
-    while i < len(params):
-        p = params[i]
-        sub = None
-        if ":" in p:
-            parts = p.split(":")
-            p, sub = parts[0], parts[1:]
-        n = int(p) if p else 0
-        if n == 0:
-            bits, fg, bg, ulc, uls = DEFAULT
-        elif n == 4:
-            uls = int(sub[0] or 0) if sub else 1
-        elif n == 21:
-            uls = 2
-        elif n == 24:
-            uls = 0
-        elif n in ATTR_BITS:
-            bits |= ATTR_BITS[n]
-        elif n in ATTR_OFF:
-            bits &= ~ATTR_OFF[n]
-        elif 30 <= n <= 37:
-            fg = ("16", n - 30)
-        elif 90 <= n <= 97:
-            fg = ("16", n - 90 + 8)
-        elif 40 <= n <= 47:
-            bg = ("16", n - 40)
-        elif 100 <= n <= 107:
-            bg = ("16", n - 100 + 8)
-        elif n == 39:
-            fg = None
-        elif n == 49:
-            bg = None
-        elif n == 59:
-            ulc = None
-        elif n in (38, 48, 58):
-            c, i = _colour(params, i, sub)
-            if n == 38:
-                fg = c
-            elif n == 48:
-                bg = c
-            else:
-                ulc = c
-            continue
-        i += 1
-    return (bits, fg, bg, ulc, uls)
 
 
 def parse_capture(text):
@@ -436,26 +365,6 @@ def parse_capture(text):
     return rows
 
 
-def invisible(style):
-    """A blank in this style looks like an empty cell."""
-    bits, fg, bg, ulc, uls = style
-    return bg is None and not bits & (16 | 64 | 128) and not uls
-
-
-def row_text(row):
-    return "".join(ch for ch, _ in row)
-
-
-def styles_of(rows):
-    """Styles of the cells one can see (a blank counts only where it looks other than empty)."""
-    seen = set()
-    for row in rows:
-        for ch, st in row:
-            if ch != " " or not invisible(st):
-                seen.add(st)
-    return seen
-
-
 def fade_colours(styles, data):
     """The styles among `styles` with a colour (foreground, background or underline) that no SGR
     of the input `data` sets: colours only a fade can have drawn."""
@@ -464,27 +373,6 @@ def fade_colours(styles, data):
         for _, (_, fg, bg, ulc, _) in row:
             own |= {fg, bg, ulc}
     return {st for st in styles if {st[1], st[2], st[3]} - own - {None}}
-
-
-def describe_style(st):
-    bits, fg, bg, ulc, uls = st
-    out = [name for bit, name in ATTR_NAMES if bits & bit]
-
-    def c(v):
-        if v is None:
-            return "default"
-        if v[0] == "rgb":
-            return "#%02x%02x%02x" % v[1:]
-        return "%s:%d" % v
-    if fg is not None:
-        out.append("fg " + c(fg))
-    if bg is not None:
-        out.append("bg " + c(bg))
-    if uls:
-        out.append("underline %d" % uls)
-    if ulc is not None:
-        out.append("ul " + c(ulc))
-    return ", ".join(out) or "default"
 
 
 def visible_escapes(text):
@@ -871,7 +759,6 @@ def judge_ctrl_c(tw_colours, tw_plain, refs, loose=None):
             best, best_ratio = ref, ratio
     labels = set()
     ref_region, ref_head, ref_tail = stream_region(best[2], end)
-    ref_text = "\n".join(l.rstrip() for l in ref_region)
     if "^C" not in tw_text:
         labels.add("caret-missing")
     elif tw_text.index("^C") != len(tw_text.rstrip("\n")) - 2:
