@@ -460,8 +460,9 @@ package struct PollDriver {
         keyMode = nil
     }
 
-    /// DSR, device status report: `CSI 6 n` asks for the cursor position.
-    static let cursorPositionRequest = Array("\u{1B}[6n".utf8)
+    /// DSR, device status report: `CSI 6 n` asks for the cursor position; DA1 after it ends the
+    /// query.
+    static let cursorPositionRequest = Array("\u{1B}[6n".utf8) + TerminalQuery.deviceAttributesRequest
     /// Longest wait for a cursor position report, in seconds: frames wait meanwhile.
     static let cursorReportWait: Seconds = 0.5
     /// How long after a resize the cursor's position is asked, in seconds.

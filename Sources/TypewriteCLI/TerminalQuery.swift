@@ -24,7 +24,9 @@ struct TerminalQuery {
     /// without line editing and echo.
     let giveUp: Seconds
 
-    /// Sends `request` followed by DA1, or returns nil when it may not be made (no terminal, the
+    /// Sends `request`, which ends with DA1 (`deviceAttributesRequest`, as `TerminalColors.request`
+    /// does: one only, since the query ends at the first answer and a second would come after the
+    /// modes are back, onto the screen), or returns nil when it may not be made (no terminal, the
     /// text goes to another terminal than the controlling one (`output`), not the foreground
     /// process group, keys waiting to be read, or the mode cannot be changed).
     static func start(_ request: [UInt8], giveUp: Seconds, output: Int32) -> TerminalQuery? {
@@ -42,10 +44,7 @@ struct TerminalQuery {
             return nil
         }
         var query = TerminalQuery(descriptor: fd, saved: saved, giveUp: giveUp)
-        // One DA1 only (`TerminalColors.request` ends with its own): the query ends at the first
-        // answer, and a second would come after the modes are back, onto the screen.
-        let ask = request.suffix(Self.deviceAttributesRequest.count).elementsEqual(Self.deviceAttributesRequest) ? request : request + Self.deviceAttributesRequest
-        guard (try? System.writeAll(fd, ask)) != nil else {
+        guard (try? System.writeAll(fd, request)) != nil else {
             query.close()
             return nil
         }

@@ -258,15 +258,15 @@ struct RowRecord: Sendable {
     private var seenBlankRowStarts = 0
 
     /// Follows the model: when the cursor's row may have changed, the record starts again, complete
-    /// only if every change since was a new blank row.
+    /// only if the last change was reaching a new blank row.
     mutating func sync(_ model: TerminalModel) {
         guard model.rowChanges != seenRowChanges else { return }
-        let changes = model.rowChanges &- seenRowChanges, starts = model.blankRowStarts &- seenBlankRowStarts
+        let starts = model.blankRowStarts &- seenBlankRowStarts
         keys.removeAll(keepingCapacity: true)
         clusters.removeAll(keepingCapacity: true)
-        // Complete when the last change was reaching a blank row: a column forgotten on the row
-        // before (a cluster of uncertain width) does not make this one unknown.
-        complete = (starts == changes || model.rowChangesAtBlankRowStart == model.rowChanges) && model.rowsBelowAreBlank
+        // A column forgotten on the row before (a cluster of uncertain width) does not make this
+        // one unknown.
+        complete = model.rowChangesAtBlankRowStart == model.rowChanges && model.rowsBelowAreBlank
         if starts > 0 { movedBack = false }
         seenRowChanges = model.rowChanges
         seenBlankRowStarts = model.blankRowStarts
