@@ -97,6 +97,10 @@ package struct PollDriver {
     /// Output made before a signal arrived and not written yet: it goes out after the signal is
     /// handled, behind the erasure of the key's echo.
     private var held = SessionOutput()
+    /// NOFLSH was set by `keepQueues` and is to be cleared.
+    private var keepsQueues = false
+    /// A key on the terminal (Ctrl-C, Ctrl-\) ended the run.
+    private var endedByKey = false
     /// Whether the current input goes to the output inside the kernel (`System.copyInKernel`):
     /// bytes passed through unchanged from a regular file to anything but a terminal. Decided
     /// when the input opens; off for good once the kernel refuses the pair.
@@ -106,6 +110,7 @@ package struct PollDriver {
 
     /// Runs `session` until it is finished, a signal ends it, or the output fails.
     package mutating func run(_ session: inout Session) -> Outcome {
+        keepQueues(session)
         let outcome = loop(&session)
         leaveKeyMode()
         if outcome != .signal(.hangUp) {
@@ -113,7 +118,28 @@ package struct PollDriver {
             cursorQuery?.finish()
         }
         cursorQuery = nil
+        // Last: the queries' and the prompt's saved modes carry NOFLSH.
+        releaseQueues(discardTypedAhead: endedByKey)
         return outcome
+    }
+
+    /// While the fade runs on the controlling terminal, the tty keeps what typewrite wrote when a
+    /// key sends a signal (NOFLSH): the line discipline would otherwise discard frames the
+    /// terminal had not read yet, and typewrite, which goes on writing after Ctrl-C or Ctrl-Z,
+    /// would continue after text the screen never got. Only in the terminal's foreground (a
+    /// background process changing the settings is stopped by SIGTTOU).
+    private mutating func keepQueues(_ session: Session) {
+        guard session.isAnimated, setup.signals != nil, System.isControllingTerminal(setup.output),
+              System.isForegroundProcessGroup(setup.output) else { return }
+        keepsQueues = System.keepQueuesOnSignalKeys(setup.output)
+    }
+
+    /// Puts NOFLSH back as it was; after a key's signal, first discards the keys typed before it,
+    /// as the tty would have without NOFLSH.
+    private mutating func releaseQueues(discardTypedAhead: Bool) {
+        guard keepsQueues else { return }
+        System.releaseQueuesOnSignalKeys(setup.output, discardTypedAhead: discardTypedAhead)
+        keepsQueues = false
     }
 
     private mutating func loop(_ session: inout Session) -> Outcome {
@@ -408,6 +434,7 @@ package struct PollDriver {
         case .carryOn:
             return nil
         case .terminate:
+            endedByKey = fromTerminal
             leaveKeyMode()
             // The queries' modes stay until `run` has read their replies (or waited long enough):
             // put back now, a reply still on its way would be echoed onto the screen.
@@ -422,8 +449,10 @@ package struct PollDriver {
             leaveKeyMode()
             colorQuery?.restore()
             cursorQuery?.restore()
+            releaseQueues(discardTypedAhead: fromTerminal)
             if let failure = emit(&out) { return failure }
             setup.suspend()  // stops here until SIGCONT
+            keepQueues(session)
             colorQuery?.reenter()
             cursorQuery?.reenter()
             session.resumed(at: System.monotonicNow(), into: &out)

@@ -263,6 +263,40 @@ def check_query_colors_signal(tw, signo):
     return "; ".join(problems) or None
 
 
+def check_key_with_full_queue(tw):
+    """Ctrl-C typed while the terminal has stopped reading (its queue full). Without NOFLSH the
+    tty discards what typewrite wrote and the terminal had not read yet, and typewrite, writing on
+    after the key, would continue after a gap. The screen must hold the text received, whole, then
+    the tty's ^C; the tty's settings are left as they were."""
+    import termios
+    data = b"".join(b"line %04d tide pools hold small worlds of anemones and barnacles\n" % i for i in range(600))
+    step = len(data) // 200
+    r = Run([tw, "--cps", "5000"], stdout="pty", env=base_env(TYPEWRITE_QUERY_COLORS="never"), echo=True).start()
+    before = termios.tcgetattr(r.slave)
+    r.feed_schedule([(i * 0.03, data[i * step:(i + 1) * step]) for i in range(201)], eof=False)
+    r.pump(0.5)
+    time.sleep(0.8)  # the terminal reads nothing: typewrite's writes wait in the pty
+    os.write(r.master, b"\x03")
+    r.pump_until(r.exited, 3)
+    r.wait(3)
+    after = termios.tcgetattr(r.slave)
+    r.close()
+    problems = []
+    if not sig_status_ok(r.status, signal.SIGINT):
+        problems.append("status %s, expected death by SIGINT" % r.status)
+    s = Screen()
+    s.feed(r.output)
+    text = s.text().rstrip(b"\n")
+    if not text.endswith(b"^C"):
+        problems.append("the screen does not end in the echo: ...%r" % text[-40:])
+    elif not plain_text_of(data).startswith(text[:-2]):
+        at = next(i for i, (x, y) in enumerate(zip(text, plain_text_of(data))) if x != y)
+        problems.append("text lost or doubled at byte %d: ...%r" % (at, text[max(0, at - 40):at + 40]))
+    if after != before:
+        problems.append("tty settings changed: lflag %#x, was %#x" % (after[3], before[3]))
+    return "; ".join(problems) or None
+
+
 def check_inherited_ignore(tw, signo):
     """A signal ignored when typewrite starts (nohup ignores SIGHUP; a shell script's `cmd &`
     ignores SIGINT and SIGQUIT) stays ignored, as in plain mode and in cat: typewrite finishes."""
@@ -301,7 +335,9 @@ def check_sighup(tw):
 
 def check_tstp_cont(tw):
     a, b = prose(1500, seed=4), prose(400, seed=5)
+    import termios
     r = Run([tw], stdout="pty", env=base_env()).start()
+    before = termios.tcgetattr(r.slave)
     r.feed_schedule([(0, a), (0.8, b), (1.3, b"")])
     r.pump(0.4)
     r.kill(signal.SIGTSTP)
@@ -320,6 +356,8 @@ def check_tstp_cont(tw):
             problems.append("terminal left with a non-default pen when stopped (fg %r, intensity %r)" % (s.fg, s.intensity))
         if s.sync_open:
             problems.append("synchronized output left on when stopped")
+        if termios.tcgetattr(r.slave) != before:
+            problems.append("tty settings changed while stopped (lflag %#x, was %#x)" % (termios.tcgetattr(r.slave)[3], before[3]))
         stop_lag = [t for t, k, _ in r.events if k == "stopped"][0] - t_sig
         if stop_lag > 0.2:
             problems.append("stopped %.3f s after SIGTSTP" % stop_lag)
@@ -621,6 +659,7 @@ def all_checks(tw):
     add("SIGINT mid-fade, strict --max-lag inf: all input shown within 200 ms", check_signal_mid_fade, signal.SIGINT,
         args=["--cps", "80", "--max-lag", "inf"])
     add("SIGINT with the input's OSC 8 link open: left open as cat leaves it", check_signal_mid_fade, signal.SIGINT, osc8=True)
+    add("Ctrl-C with the terminal's queue full: no text lost, ^C after it, tty settings kept", check_key_with_full_queue)
     add("SIGHUP: dies quietly by SIGHUP", check_sighup)
     add("SIGHUP ignored at start (nohup) stays ignored", check_inherited_ignore, signal.SIGHUP)
     add("SIGINT ignored at start (script's cmd &) stays ignored", check_inherited_ignore, signal.SIGINT)

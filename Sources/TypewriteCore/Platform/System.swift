@@ -387,6 +387,35 @@ extension System {
         return SavedTerminalMode(settings: saved)
     }
 
+    /// Keeps the tty from discarding its queues when a key sends a signal: sets NOFLSH
+    /// (`tcsetattr(TCSANOW)`, termios(3)). Without it the line discipline, as it sends SIGINT,
+    /// SIGQUIT or SIGTSTP for a key, throws away the output written but not yet read by the
+    /// terminal, so the screen loses text the writer believes shown
+    /// (`docs/terminals.md#the-ttys-echo`).
+    /// - Returns: true when NOFLSH was set here (it was clear), false when it was already set or
+    ///   the settings cannot be read or changed.
+    package static func keepQueuesOnSignalKeys(_ fd: Int32) -> Bool {
+        var settings = termios()
+        guard tcgetattr(fd, &settings) == 0, settings.c_lflag & tcflag_t(NOFLSH) == 0 else { return false }
+        settings.c_lflag |= tcflag_t(NOFLSH)
+        while tcsetattr(fd, TCSANOW, &settings) != 0 {
+            if errno != EINTR { return false }
+        }
+        return true
+    }
+
+    /// Clears NOFLSH again (after `keepQueuesOnSignalKeys` set it), leaving every other setting
+    /// as it is now; with `discardTypedAhead`, first discards the keys typed and not read
+    /// (`tcflush(TCIFLUSH)`), as the tty would have when the key came. Failures are ignored (the
+    /// terminal may be gone).
+    package static func releaseQueuesOnSignalKeys(_ fd: Int32, discardTypedAhead: Bool) {
+        if discardTypedAhead { _ = tcflush(fd, TCIFLUSH) }
+        var settings = termios()
+        guard tcgetattr(fd, &settings) == 0 else { return }
+        settings.c_lflag &= ~tcflag_t(NOFLSH)
+        while tcsetattr(fd, TCSANOW, &settings) != 0 && errno == EINTR {}
+    }
+
     /// Bytes waiting to be read on `fd` (`ioctl(FIONREAD)`); 0 when it cannot tell.
     package static func bytesWaiting(_ fd: Int32) -> Int {
         var count: Int32 = 0
