@@ -82,6 +82,23 @@ struct ResizeTests {
         #expect(typewrite.text == cat.text, "\(typewrite.diff(cat) ?? "")")
     }
 
+    @Test("wide characters on the rows before the cursor's, in the same logical line, reflow as well",
+          arguments: [(80, 37), (80, 51), (60, 31), (50, 93)])
+    func wideCellsOnEarlierRows(from: Int, to: Int) {
+        // One logical line over several rows, wide characters on each (emulator-actions kitty
+        // seed 7 try 6: 80→37 left ten cells fading where they were on the line's second row).
+        // Widths and times where the reflowed cursor lands in the last column are left out: a
+        // terminal that keeps its rows would report that column too (60→29 at 0.9 s), and the
+        // cells are rightly left as drawn.
+        let text = "tide 静かに見える back of look but tide daily creatures at low of one one 漢字 in pools out pulls "
+            + "of out tide daily habitat the any twice any 潮だまり of low the tide on twice earth\n"
+        for time in stride(from: 0.3, through: 1.4, by: 0.1) {
+            let (typewrite, cat, _) = Self.run(text, from: from, to: to, at: time)
+            #expect(Self.fadeColours(typewrite).isEmpty, "\(from)→\(to) at \(time): left fading: \(Self.fadeColours(typewrite))")
+            #expect(typewrite.text == cat.text, "\(from)→\(to) at \(time): \(typewrite.diff(cat) ?? "")")
+        }
+    }
+
     @Test("narrow text reflowed narrower and wider", arguments: [(80, 17), (80, 33), (30, 80), (41, 93)])
     func narrowReflowed(from: Int, to: Int) {
         let text = "sea peaceful sharpest one tide look day swings sea ride sea pools in of twice in daily look\n"
@@ -117,6 +134,11 @@ struct ResizeTests {
         #expect(layout?.places[4].map { [$0.row, $0.column] } == [1, 0])
         #expect(layout.map { [$0.cursor.row, $0.cursor.column] } == [1, 2])
         #expect(record.reflowed(upTo: 3, columns: 5) == nil, "text at or after the end")
+        // Cut by cells (kitty): the second 가 starts in the fifth column, its halves on two rows.
+        let cut = record.reflowed(upTo: 6, columns: 5, as: .cutsCells)
+        #expect(cut?.places[4] == nil)
+        #expect(cut?.places[3].map { [$0.row, $0.column] } == [0, 3])
+        #expect(cut.map { [$0.cursor.row, $0.cursor.column] } == [1, 1])
     }
 }
 

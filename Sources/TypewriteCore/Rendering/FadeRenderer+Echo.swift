@@ -109,9 +109,16 @@ extension FadeRenderer {
         }
         // Where a reflow would have put the cursor: at the logical line's place, or, where the row
         // record knows the whole line, where writing it again at the new width ends.
-        let layout = placesAfterReflow(r, reported: now)
-        let reflowFits = layout != nil || reflowed == now || (wrapsPending && now >= r.columns - 1)
-        if now == kept && clamped && reflowFits {
+        let placement = placesAfterReflow(r, reported: now)
+        var layout: (places: [LiveRegion.Place], cursor: Int)?
+        if case .found(let places, let cursor) = placement { layout = (places, cursor) }
+        // Where the line is known, only its layouts say where a reflow put the cursor.
+        let lineKnown: Bool
+        if case .unknown = placement { lineKnown = false } else { lineKnown = true }
+        let reflowFits = layout != nil || (!lineKnown && (reflowed == now || (wrapsPending && now >= r.columns - 1)))
+        if case .ambiguous = placement {
+            // Reflowing terminals part ways here: the cells are left as drawn.
+        } else if now == kept && clamped && reflowFits {
             // Either kind of terminal would report this column, with the cells in different
             // places: writing them in either would garble the other. They are left as drawn.
         } else if now == kept && clamped {
@@ -129,7 +136,7 @@ extension FadeRenderer {
             // wrap, after it: only where the logical line (or a report past the column) says which.
             let cursor = layout?.cursor ?? (wrapsPending && now >= r.columns - 1 ? r.columns : now)
             framing.begin(at: out.count)
-            if let places = layout?.places ?? live.placesAfterReflow(cursor: cursor, anchor: r.anchor, columns: r.columns),
+            if let places = layout?.places ?? (lineKnown ? nil : live.placesAfterReflow(cursor: cursor, anchor: r.anchor, columns: r.columns)),
                live.settle(at: places, cursor: cursor, columns: r.columns, colors: &colors, pens: &pens,
                            penIsUnknown: model.penIsUnknown, into: &out) {
                 restorePen(into: &out)
@@ -145,21 +152,46 @@ extension FadeRenderer {
         loseLiveRegion(columns: r.columns, into: &out)
     }
 
-    /// Where the cells still fading are after a reflow, when the cursor's row was the whole of its
-    /// logical line and the row record knows every cell of it (`RowRecord.reflowed`), and the
-    /// cursor is where that layout puts it (`reported`; the last column's pending wrap reads as
-    /// either). Nil otherwise: then only the cursor's column places them.
-    func placesAfterReflow(_ r: (anchor: Int, lineOffset: Int?, columns: Int), reported: Int)
-        -> (places: [LiveRegion.Place], cursor: Int)? {
-        guard r.lineOffset == r.anchor, let layout = row.reflowed(upTo: r.anchor, columns: r.columns) else { return nil }
-        let cursor = layout.cursor
-        guard reported == cursor.column || (cursor.column == r.columns && reported == r.columns - 1) else { return nil }
-        var places: [LiveRegion.Place] = []
-        for cell in live.cells {
-            guard let place = layout.places[cell.column], cursor.row - place.row < (ahead.rows ?? 1) else { return nil }
-            places.append(LiveRegion.Place(up: cursor.row - place.row, column: place.column))
+    /// What the row record tells of where a reflow put the cells still fading.
+    enum ReflowPlacement {
+        /// Every way of reflowing that puts the cursor at the reported column puts the cells
+        /// here (`cursor`: the cursor's column, `columns` in pending wrap).
+        case found(places: [LiveRegion.Place], cursor: Int)
+        /// Terminals that reflow differently would put the cursor there with the cells in
+        /// different places, or in one that cannot be reached: the cells are not to be touched.
+        case ambiguous
+        /// The record does not know the logical line: only the cursor's column places them.
+        case unknown
+        /// The record knows the logical line and no way of reflowing puts the cursor at the
+        /// reported column: the terminal did not reflow it.
+        case notReflowed
+    }
+
+    /// Where the cells still fading are after a reflow, when the row record knows every cell of
+    /// the cursor's logical line before them (`RowRecord.reflowed`), laid out as each kind of
+    /// reflowing terminal does (tmux wraps a wide cluster whole, kitty cuts rows by cells), and
+    /// the cursor is where that layout puts it (`reported`; the last column's pending wrap reads
+    /// as either).
+    func placesAfterReflow(_ r: (anchor: Int, lineOffset: Int?, columns: Int), reported: Int) -> ReflowPlacement {
+        guard let start = row.rowStart, r.lineOffset == start + r.anchor else { return .unknown }
+        var found: (places: [LiveRegion.Place], cursor: Int)?
+        var matched = false, known = false
+        for reflow in RowRecord.Reflow.allCases {
+            guard let layout = row.reflowed(upTo: r.anchor, columns: r.columns, as: reflow) else { continue }
+            known = true
+            let cursor = layout.cursor
+            guard reported == cursor.column || (cursor.column == r.columns && reported == r.columns - 1) else { continue }
+            var places: [LiveRegion.Place] = []
+            for cell in live.cells {
+                guard let place = layout.places[cell.column], cursor.row - place.row < (ahead.rows ?? 1) else { return .ambiguous }
+                places.append(LiveRegion.Place(up: cursor.row - place.row, column: place.column))
+            }
+            if matched, let found, found.places != places || found.cursor != cursor.column { return .ambiguous }
+            matched = true
+            found = (places, cursor.column)
         }
-        return (places, cursor.column)
+        if let found { return .found(places: found.places, cursor: found.cursor) }
+        return known ? .notReflowed : .unknown
     }
 
     /// The cells still fading can no longer be found: they keep the colour they have, and the

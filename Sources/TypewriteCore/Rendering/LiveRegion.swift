@@ -256,12 +256,23 @@ struct RowRecord: Sendable {
     /// cursor's row.
     private var seenRowChanges = 0
     private var seenBlankRowStarts = 0
+    /// Where the row starts in its logical line, in cells (`TerminalModel.rowStartOffset` when
+    /// the record started), nil when not known.
+    private(set) var rowStart: Int? = 0
+    /// The logical line's wide clusters on the rows before this one, by their place in the line
+    /// in cells; empty on a row a line feed began; nil when some earlier row was not known whole
+    /// (or held more than `earlierLimit` of them). Every other cell before `rowStart` is one
+    /// cell wide (a row wrapped in bulk holds printable ASCII only).
+    private(set) var earlierWide: [Int]? = []
+    /// Most wide clusters remembered on earlier rows.
+    static let earlierLimit = 4096
 
     /// Follows the model: when the cursor's row may have changed, the record starts again, complete
     /// only if the last change was reaching a new blank row.
     mutating func sync(_ model: TerminalModel) {
         guard model.rowChanges != seenRowChanges else { return }
         let starts = model.blankRowStarts &- seenBlankRowStarts
+        foldIntoEarlierRows(model)
         keys.removeAll(keepingCapacity: true)
         clusters.removeAll(keepingCapacity: true)
         // A column forgotten on the row before (a cluster of uncertain width) does not make this
@@ -270,6 +281,27 @@ struct RowRecord: Sendable {
         if starts > 0 { movedBack = false }
         seenRowChanges = model.rowChanges
         seenBlankRowStarts = model.blankRowStarts
+    }
+
+    /// Keeps what a reflow needs of the row being left: on a wrap to the next row of the same
+    /// logical line, its wide clusters join `earlierWide` when the row was known whole.
+    private mutating func foldIntoEarlierRows(_ model: TerminalModel) {
+        let next = model.rowStartOffset
+        defer { rowStart = next }
+        guard let next else { earlierWide = nil; return }
+        if next == 0 { earlierWide = []; return }
+        if next == rowStart { return }  // the same row, changed: the rows before it are as they were
+        guard let start = rowStart, next > start, model.rowWrapped, complete, !movedBack, earlierWide != nil else {
+            earlierWide = nil
+            return
+        }
+        var wide: [Int] = []
+        for (column, cluster) in clusters where cluster.width != 1 && start + column < next {
+            guard cluster.width == 2 else { earlierWide = nil; return }
+            wide.append(start + column)
+        }
+        guard (earlierWide?.count ?? 0) + wide.count <= Self.earlierLimit else { earlierWide = nil; return }
+        earlierWide? += wide.sorted()
     }
 
     /// Something was drawn on the row that the record cannot draw again.
@@ -350,29 +382,68 @@ struct RowRecord: Sendable {
         return at
     }
 
-    /// Where a terminal that reflows its rows (tmux, kitty, VTE) put the cells of this row's
-    /// columns before `end` at the new width `columns`, when the row is the whole of its logical
-    /// line and every cell of it is known: the line laid out again as writing it wraps (a wide
-    /// cluster that does not fit before the margin goes to the next row, leaving the last column
-    /// blank: `docs/terminals.md#wide-characters-at-the-margin`). Blank cells count one each.
-    /// - Returns: the place of each cluster by its old column, and the cursor's — rows counted
-    ///   from the line's first; the cursor's column is `columns` in pending wrap. Nil when the row
-    ///   is not complete or has text at or after `end`.
-    func reflowed(upTo end: Int, columns: Int) -> (places: [Int: (row: Int, column: Int)], cursor: (row: Int, column: Int))? {
-        guard complete, !movedBack, columns > 0, extent <= end else { return nil }
+    /// How a terminal that reflows its rows lays a logical line out again at a new width
+    /// (`docs/terminals.md#resize-and-reflow`).
+    enum Reflow: CaseIterable, Sendable {
+        /// As writing wraps it (tmux 3.3a): a wide cluster that does not fit before the margin goes
+        /// whole to the next row, leaving the last column blank.
+        case wrapsWide
+        /// Cut into rows of `columns` cells (kitty): a wide cluster's halves may end up on two rows.
+        case cutsCells
+    }
+
+    /// Where a terminal that reflows as `reflow` put the cells of this row's columns before `end`
+    /// at the new width `columns`, when every cell of the logical line before `end` is known: this
+    /// row whole, and the wide clusters of the rows before it (`earlierWide`). Blank cells count
+    /// one each.
+    /// - Returns: the place of each cluster by its old column (none for a wide cluster cut in
+    ///   two), and the cursor's — rows counted from the line's first; the cursor's column is
+    ///   `columns` in pending wrap. Nil when the line is not known so far or has text at or after
+    ///   `end` on this row.
+    func reflowed(upTo end: Int, columns: Int, as reflow: Reflow = .wrapsWide)
+        -> (places: [Int: (row: Int, column: Int)], cursor: (row: Int, column: Int))? {
+        guard complete, !movedBack, columns > 1, extent <= end, let start = rowStart, let earlier = earlierWide else { return nil }
         var places: [Int: (row: Int, column: Int)] = [:]
-        var row = 0, column = 0, c = 0
-        while c < end {
-            var width = 1
-            if c < keys.count, keys[c] != 0, Self.isCluster(keys[c]) {
-                guard let cluster = clusters[c] else { return nil }
-                width = cluster.width
+        // The cursor in `0...columns` (`columns`: pending wrap) after `offset` cells of the line.
+        var row = 0, column = 0
+        func advance(narrow n: Int) {
+            guard n > 0 else { return }
+            if column == columns { row += 1; column = 0 }
+            let total = column + n
+            row += (total - 1) / columns
+            column = (total - 1) % columns + 1
+        }
+        func width(at c: Int) -> Int? {
+            guard c < keys.count, keys[c] != 0, Self.isCluster(keys[c]) else { return 1 }
+            return clusters[c]?.width
+        }
+        switch reflow {
+        case .wrapsWide:
+            var offset = 0
+            for w in earlier {
+                advance(narrow: w - offset)
+                if column + 2 > columns { row += 1; column = 0 }
+                column += 2
+                offset = w + 2
             }
-            guard width <= columns else { return nil }
-            if column + width > columns { row += 1; column = 0 }
-            places[c] = (row, column)
-            column += width
-            c += width
+            advance(narrow: start - offset)
+            var c = 0
+            while c < end {
+                guard let width = width(at: c), width <= columns else { return nil }
+                if column + width > columns { row += 1; column = 0 }
+                places[c] = (row, column)
+                column += width
+                c += width
+            }
+        case .cutsCells:
+            var c = 0
+            while c < end {
+                guard let width = width(at: c) else { return nil }
+                let o = start + c
+                if o % columns + width <= columns { places[c] = (o / columns, o % columns) }
+                c += width
+            }
+            advance(narrow: start + end)
         }
         return (places, (row, column))
     }
