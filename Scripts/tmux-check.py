@@ -1001,7 +1001,8 @@ STOPPED = re.compile(r"^\[1\]\+\s+Stopped\s+\$F 2> /dev/null \| \$T\s*$")
 
 
 def suspend_stream(plain, echo_line):
-    """(stream text, labels about the shell's lines) from a suspended-and-resumed run's text."""
+    """((text before the stop, text after `fg`, the lines up to the stop with the echo), labels
+    about the shell's lines) from a suspended-and-resumed run's text."""
     lines = [l.rstrip() for l in plain.split("\n")]
     labels = set()
     try:
@@ -1025,6 +1026,7 @@ def suspend_stream(plain, echo_line):
     if pre:
         # Trailing blanks of the line the stream stopped in are the stream's: text continues there.
         pre[-1] = plain.split("\n")[stop - 1]
+    stopped = "\n".join(pre)  # the lines up to the stop, the echo where the tty wrote it
     if not pre or "^Z" not in pre[-1]:
         labels.add("caret-missing")
     else:
@@ -1034,7 +1036,7 @@ def suspend_stream(plain, echo_line):
         pre[-1] = pre[-1][:z] + pre[-1][z + 2:]
     last = lines[end]
     post = lines[i:end] + [last[:last.rindex("rc=")]]
-    return ("\n".join(pre), "\n".join(post)), labels
+    return ("\n".join(pre), "\n".join(post), stopped), labels
 
 
 def lost_in_flight(want, pre, post, most=40):
@@ -1048,6 +1050,73 @@ def lost_in_flight(want, pre, post, most=40):
         return False
     cut = len(pre)
     return want.startswith(pre) and want.endswith(post) and len(want) - len(post) >= cut
+
+
+ESCAPE = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[@-Z\\-_]|.)", re.S)
+
+
+def logical_lines(text):
+    """What a terminal shows of `text` as logical lines (unwrapped rows), for the stream text a
+    stop can split: escape sequences dropped, CR back to the line's start, BS one left, TAB to the
+    next multiple of 8, LF a new line; a character overwrites the one at the cursor. Each step
+    yields (index in `text` after it, the lines so far, the cursor's column) for the prefixes a
+    stop can leave."""
+    lines, col = [[]], 0
+    i = 0
+    while i < len(text):
+        m = ESCAPE.match(text, i) if text[i] == "\x1b" else None
+        if m:
+            i = m.end()
+            continue
+        ch = text[i]
+        i += 1
+        line = lines[-1]
+        if ch == "\n":
+            lines.append([])
+            col = 0
+        elif ch == "\r":
+            col = 0
+        elif ch == "\b":
+            col = max(0, col - 1)
+        elif ch == "\t":
+            col = (col // 8 + 1) * 8
+        elif ch < " " or ch == "\x7f":
+            continue
+        else:
+            while len(line) < col:
+                line.append(" ")
+            if col < len(line):
+                line[col] = ch
+            else:
+                line.append(ch)
+            col += 1
+        yield i, lines, col
+
+
+def split_by_stop(text, stopped, post):
+    """Whether a stop after some prefix of `text` leaves `stopped` (the lines up to the stop, with
+    the tty's ^Z echo written over the two cells at the cursor) and, written again from a new line
+    after `fg`, `post`: how cat shows a stream stopped inside a line that CR rewrites
+    (`Receiving objects:   7% (1^Z742), 0.19 MiB`, the rest of an earlier rewrite after the echo),
+    which an uninterrupted cat's text cannot show."""
+    def norm(lines):
+        lines = [l.rstrip() for l in lines]
+        while lines and not lines[-1]:
+            lines.pop()
+        return lines
+    pre, post = [l.rstrip() for l in stopped.split("\n")], norm(post.split("\n"))
+    for at, lines, col in logical_lines(text):
+        if len(lines) != len(pre):
+            continue
+        last = list(lines[-1]) + [" "] * max(0, col + 2 - len(lines[-1]))
+        last[col:col + 2] = ["^", "Z"]
+        if "".join(last).rstrip() == pre[-1] and ["".join(l).rstrip() for l in lines[:-1]] == pre[:-1]:
+            rest = None
+            for _, rest, _ in logical_lines(text[at:]):
+                pass
+            if rest is not None and norm("".join(l) for l in rest) == post:
+                return True
+    return False
 
 
 def suspend_reference(opts, work, name, chunks, speed):
@@ -1122,8 +1191,13 @@ def run_suspend(opts, work, cache, inputs, index, name, at, echo_line, pause):
         # that a line feed follows once it continues).
         joined = "\n".join(l.rstrip() for l in (parts[0] + parts[1]).split("\n"))
         text_diff = text_labels(ref_text, joined, zwj_components(input_text(chunks)))
-        if text_diff and lost_in_flight(ref_text, *parts):
+        if text_diff and lost_in_flight(ref_text, *parts[:2]):
             text_diff = {"lost-in-flight"}
+        elif (text_diff or "caret-inside" in labels) and "\r" in input_text(chunks) \
+                and split_by_stop(input_text(chunks), parts[2], parts[1]):
+            # Stopped inside a line CR rewrites: what cat leaves stopped after the same prefix.
+            text_diff = set()
+            labels.discard("caret-inside")
         labels |= text_diff
     fade = styles_of(parse_capture(tw_colours)) - styles_of(parse_capture(ref_colours)) - {DEFAULT}
     if fade:
