@@ -55,6 +55,29 @@ struct SessionTests {
         #expect(h.screen == catScreen(text + " and more not yet shown^C"))
     }
 
+    @Test("SIGINT with the echo on a row that begins its line: the row is erased whole and drawn again")
+    func interruptEchoErasesWholeRow() {
+        // 78 cells, then the echo fills the last two; the next character is wide and wraps early,
+        // so cat never writes the last column: EL 2 leaves it unused, where ECH or EL 0 would
+        // leave a cell tmux joins as a space (tmux-check ctrl-c seed 41 try 196).
+        var h = SessionHarness.animated(columns: 80)
+        let text = "first line\n" + String(repeating: "x", count: 78)
+        h.receive(text)
+        h.run(for: 5)  // all shown, settled: the cursor rests in column 78
+        var held = SessionOutput()
+        h.session.receive(Array("x漢字 wraps early\n".utf8), at: h.time, into: &held)  // not written yet
+        #expect(held.bytes.isEmpty)
+        h.take(tty: "^C")
+        let before = h.output.count
+        var out = SessionOutput()
+        #expect(h.session.handle(.interrupt, echo: KeyEcho(Array("^C".utf8), landed: true), at: h.time, into: &out) == .terminate)
+        h.take(out)
+        let written = String(decoding: h.output[before...], as: UTF8.self)
+        #expect(written.contains("\u{1B}[2K\r"))
+        #expect(!written.contains("X"), "no ECH")
+        #expect(h.screen.text == catScreen(text + "x漢字 wraps early\n^C").text)
+    }
+
     @Test("SIGINT with a hyperlink open leaves it as cat does; the library's cancel() closes it")
     func interruptKeepsHyperlink() {
         var h = SessionHarness.animated()

@@ -534,15 +534,20 @@ extension LiveRegion {
                 out.append(contentsOf: [0x0D, 0x1B, 0x5B, 0x4B])
                 ControlSequence.append(&out, 1, final: ControlSequence.cuu)
             }
-            if !model.pendingWrap {
-                // Erase the echo's cells on the row (ECH leaves a wrapped row wrapped; EL at
-                // column 0 would not, in tmux).
+            // A row that begins its logical line is erased whole (EL 2): the cells the text never
+            // reaches are then unused, as they were, where tmux 3.3a counts a cell erased by ECH
+            // or EL 0 as a space when it joins rows (copy, reflow). A row reached by wrapping
+            // keeps its join only with ECH (EL at column 0 or EL 2 breaks it, in tmux).
+            let wholeRow = !model.rowWrapped
+            if wholeRow {
+                out.append(contentsOf: [0x1B, 0x5B, 0x32, 0x4B])
+            } else if !model.pendingWrap {
                 ControlSequence.append(&out, c + 1, final: ControlSequence.cha, always: true)
                 ControlSequence.append(&out, min(width, columns - c), final: ControlSequence.ech)
             }
             out.append(0x0D)
             let at = row.redraw(pens: &pens, penIsUnknown: model.penIsUnknown, into: &out)
-            if at > 0 && at < columns {
+            if at > 0 && at < columns && !wholeRow {
                 // What a frame written after the echo pushed right of the text.
                 pens.reset(terminalPenIsUnknown: model.penIsUnknown, into: &out)
                 out.append(contentsOf: [0x1B, 0x5B, 0x4B])
