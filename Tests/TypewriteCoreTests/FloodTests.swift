@@ -58,6 +58,37 @@ struct FloodTests {
         #expect(settled > 0.4 && settled <= FadeRenderer.lastScreenfulDuration + 1.0 / 60)
     }
 
+    @Test("a burst of lines with wide and accented characters scrolls off in bulk too, as the input has it")
+    func scrollAheadNonASCII() {
+        let input = Array((1...3000).map { "\($0) café 潮だまり résumé\n" }.joined().utf8)
+        let outcome = Self.driver(rows: 24).run([RenderHarness.Chunk(delay: 0.05, bytes: input)])
+        #expect(outcome.finished)
+        let screens = Self.screens(outcome.frames, input, rows: 24)
+        #expect(screens.typewrite == screens.cat, "\(screens.typewrite.diff(screens.cat) ?? "")")
+        let unseen = Array((1...(3000 - 24)).map { "\($0) café 潮だまり résumé\n" }.joined().utf8)
+        #expect(Array(outcome.frames[0].bytes.prefix(unseen.count)) == unseen)
+    }
+
+    @Test("a line whose cluster ends in ZWJ is not joined to the next read's bytes by the bulk path")
+    func bulkStopsAtJoiner() {
+        var queue = TokenQueue()
+        queue.append(.text(start: 0, count: 2))
+        queue.append(.cluster(start: 2, length: 2, width: 1, isCertain: true))  // é
+        queue.append(.control(start: 4, byte: 0x0A))
+        queue.append(.cluster(start: 5, length: 7, width: 2, isCertain: true))  // 🙂 + ZWJ
+        queue.append(.control(start: 12, byte: 0x0A))
+        let endsInJoiner: (Int, Int) -> Bool = { start, length in start + length == 12 }
+        let taken = queue.removeLines(clusterLimit: 100, byteLimit: 100) { !endsInJoiner($0, $1) }
+        #expect(taken.map { [$0.bytes.lowerBound, $0.bytes.upperBound, $0.clusters] } == [0, 5, 3])
+        #expect(queue.removeLines(clusterLimit: 100, byteLimit: 100) { !endsInJoiner($0, $1) } == nil)
+        // Without a cluster test, only runs of ASCII are taken.
+        var ascii = TokenQueue()
+        ascii.append(.text(start: 0, count: 2))
+        ascii.append(.cluster(start: 2, length: 2, width: 1, isCertain: true))
+        ascii.append(.control(start: 4, byte: 0x0A))
+        #expect(ascii.removeLines(clusterLimit: 100, byteLimit: 100) == nil)
+    }
+
     @Test("lines arriving in many reads settle to cat's screen and scrollback, each within the bound")
     func scrollAheadInPieces() {
         let input = Self.lines(1...4000) + Array("the end, no newline".utf8)

@@ -276,43 +276,59 @@ package struct TokenQueue: Sendable {
         return token
     }
 
-    /// Removes the oldest tokens while they are whole lines of printable ASCII, each text run
-    /// ended by LF (or a bare LF), contiguous, of at most `clusterLimit` clusters and `byteLimit`
-    /// bytes in all. Returns their bytes' absolute offsets and the clusters they hold; nil when the
-    /// oldest token is not such a line.
-    mutating func removeLines(clusterLimit: Int, byteLimit: Int) -> (bytes: Range<Int>, clusters: Int)? {
+    /// Removes the oldest tokens while they are whole lines of text, each ended by LF, contiguous,
+    /// of at most `clusterLimit` clusters and `byteLimit` bytes in all: runs of printable ASCII,
+    /// and grapheme clusters of certain width that `acceptsCluster(start, length)` takes (a line
+    /// feed makes the column certain again whatever they did to it); nil for `acceptsCluster`
+    /// takes none. Returns their bytes' absolute offsets and the clusters they hold; nil when the
+    /// oldest tokens are not such a line.
+    mutating func removeLines(clusterLimit: Int, byteLimit: Int, acceptsCluster: ((Int, Int) -> Bool)? = nil)
+        -> (bytes: Range<Int>, clusters: Int)? {
+        let allowClusters = acceptsCluster != nil
         guard !isEmpty else { return nil }
         let first = entries[head].start
-        let (i, end, clusters, tokens) = entries.withUnsafeBufferPointer { entries -> (Int, Int, Int, Int) in
+        // Where the last whole line taken so far ends: entry index, byte offset, clusters, tokens.
+        let line = entries.withUnsafeBufferPointer { entries -> (i: Int, end: Int, clusters: Int, tokens: Int) in
             var end = first, clusters = 0, tokens = 0, i = head
+            var line = (i: head, end: first, clusters: 0, tokens: 0)
             let byteEnd = first + byteLimit
             while i < entries.count {
                 let entry = entries[i]
-                let n: Int
-                if entry.word & 0xFF0F == 0x0A08 {
-                    n = Int(entry.word >> 16)
-                    tokens += 2
-                } else if entry.word & 0xFFFF == 0x0A03 {
-                    n = 0
+                let n: Int, bytes: Int, ends: Bool
+                switch entry.word & 0b111 {
+                case 0 where entry.word & 0b1000 == 0:
+                    guard allowClusters else { return line }
+                    n = Int(entry.word >> 16); bytes = n; ends = false
                     tokens += 1
-                } else {
-                    break
+                case 0 where entry.word & 0xFF00 == 0x0A00:
+                    n = Int(entry.word >> 16); bytes = n + 1; ends = true
+                    tokens += 2
+                case 3 where entry.word & 0xFF00 == 0x0A00:
+                    n = 0; bytes = 1; ends = true
+                    tokens += 1
+                case 1 where entry.word & 0b1000 != 0:
+                    // A cluster of certain width; not one that joined scalars from a later read
+                    // (`extend`, uncertain), which keeps its own write.
+                    bytes = Int(entry.word >> 24)
+                    guard let accepts = acceptsCluster, accepts(entry.start, bytes) else { return line }
+                    n = 1; ends = false
+                    tokens += 1
+                default:
+                    return line
                 }
-                guard entry.start == end, clusters &+ n <= clusterLimit, end &+ n &+ 1 <= byteEnd else {
-                    tokens -= n > 0 ? 2 : 1
-                    break
-                }
+                guard entry.start == end, clusters &+ n <= clusterLimit, end &+ bytes <= byteEnd else { return line }
                 clusters &+= n
-                end &+= n &+ 1
+                end &+= bytes
                 i &+= 1
+                if ends { line = (i, end, clusters, tokens) }
             }
-            return (i, end, clusters, tokens)
+            return line
         }
-        guard i > head else { return nil }
-        count -= tokens
-        head = i
+        guard line.i > head else { return nil }
+        count -= line.tokens
+        head = line.i
         reclaimFront()
-        return (first..<end, clusters)
+        return (first..<line.end, line.clusters)
     }
 
     /// Frees the entries before `head` once there are many of them.

@@ -67,9 +67,15 @@ struct TokenStream: Sendable {
 
     mutating func replaceFirst(with token: Token) { queue.replaceFirst(with: token) }
 
-    /// Takes whole settled lines of printable ASCII from the front (`TokenQueue.removeLines`).
-    mutating func removeLines(clusterLimit: Int, byteLimit: Int) -> (bytes: Range<Int>, clusters: Int)? {
-        queue.removeLines(clusterLimit: clusterLimit, byteLimit: byteLimit)
+    /// Takes whole settled lines of text from the front (`TokenQueue.removeLines`): printable
+    /// ASCII, and with `clusters` grapheme clusters of certain width too, but none that ends in
+    /// ZWJ (its read boundary stays a write boundary: `docs/terminals.md#joiners`).
+    mutating func removeLines(clusterLimit: Int, byteLimit: Int, clusters: Bool) -> (bytes: Range<Int>, clusters: Int)? {
+        guard clusters else { return queue.removeLines(clusterLimit: clusterLimit, byteLimit: byteLimit) }
+        let store = self.store
+        return queue.removeLines(clusterLimit: clusterLimit, byteLimit: byteLimit) { start, length in
+            !(length >= 3 && store[start + length - 1] == 0x8D && store[start + length - 2] == 0x80 && store[start + length - 3] == 0xE2)
+        }
     }
 
     subscript(offset: Int) -> UInt8 { store[offset] }

@@ -153,13 +153,16 @@ extension FadeRenderer {
         }
     }
 
-    /// Writes whole settled lines of printable ASCII at once (a flood of short lines, or rows that
-    /// scroll off unseen), while nothing fades and the pen is the input's. Each LF ends at column 0
-    /// (the tty's ONLCR), so no per-line bookkeeping is needed. Returns whether it wrote any.
+    /// Writes whole settled lines of text at once (a flood of short lines, or rows that scroll off
+    /// unseen), while nothing fades and the pen is the input's. Each LF ends at column 0 (the tty's
+    /// ONLCR), whatever the clusters before it did to the column, so no per-line bookkeeping is
+    /// needed. Not right after a UTF-8 sequence cut short (tmux then drops the next non-ASCII
+    /// character, which the model follows cluster by cluster). Returns whether it wrote any.
     mutating func writeSettledLines(upTo settledEdge: Int, byteLimit: Int, into out: inout [UInt8]) -> Bool {
         guard live.isEmpty, !markdown.isOn, model.columns != nil, configuration.newlineReturnsCarriage, !model.autowrapOff,
               !model.penIsUnknown, pens.terminal == model.pen,
-              let lines = stream.removeLines(clusterLimit: settledEdge - revealed, byteLimit: max(byteLimit, 1)) else { return false }
+              let lines = stream.removeLines(clusterLimit: settledEdge - revealed, byteLimit: max(byteLimit, 1),
+                                             clusters: !model.utf8Interrupted) else { return false }
         out.append(contentsOf: stream[lines.bytes])
         revealed += lines.clusters
         model.newRow(wrapped: false)
