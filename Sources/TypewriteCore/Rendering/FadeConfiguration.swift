@@ -21,6 +21,8 @@ package struct FadeConfiguration: Sendable {
     package var ambiguousIsUncertain = false
     /// Whether the tty turns LF into CR LF (termios OPOST and ONLCR), so LF returns to column 0.
     package var newlineReturnsCarriage = true
+    /// How the terminal reflows its rows, when known (`TerminalCapabilities.reflow`).
+    package var reflow: TerminalReflow?
     /// Terminal width in cells; nil when unknown (nothing fades then).
     package var columns: Int?
     /// Terminal height in rows; nil when unknown. When known (and `maximumLag` is finite), text that

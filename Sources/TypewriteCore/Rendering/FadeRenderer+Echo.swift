@@ -173,23 +173,30 @@ extension FadeRenderer {
     /// the cursor is where that layout puts it (`reported`; the last column's pending wrap reads
     /// as either).
     func placesAfterReflow(_ r: (anchor: Int, lineOffset: Int?, columns: Int), reported: Int) -> ReflowPlacement {
-        guard let start = row.rowStart, r.lineOffset == start + r.anchor else { return .unknown }
+        guard row.lineStart != nil else { return .unknown }
         var found: (places: [LiveRegion.Place], cursor: Int)?
-        var matched = false, known = false
+        var matched = false, known = false, ambiguous = false
+        var hinted: (places: [LiveRegion.Place], cursor: Int)??
         for reflow in RowRecord.Reflow.allCases {
             guard let layout = row.reflowed(upTo: r.anchor, columns: r.columns, as: reflow) else { continue }
             known = true
             let cursor = layout.cursor
             guard reported == cursor.column || (cursor.column == r.columns && reported == r.columns - 1) else { continue }
-            var places: [LiveRegion.Place] = []
+            var places: [LiveRegion.Place]? = []
             for cell in live.cells {
-                guard let place = layout.places[cell.column], cursor.row - place.row < (ahead.rows ?? 1) else { return .ambiguous }
-                places.append(LiveRegion.Place(up: cursor.row - place.row, column: place.column))
+                guard let place = layout.places[cell.column], cursor.row - place.row < (ahead.rows ?? 1) else { places = nil; break }
+                places?.append(LiveRegion.Place(up: cursor.row - place.row, column: place.column))
             }
-            if matched, let found, found.places != places || found.cursor != cursor.column { return .ambiguous }
+            let result = places.map { ($0, cursor.column) }
+            // The terminal named by the environment decides a tie the report cannot.
+            if reflow == configuration.reflow { hinted = .some(result) }
+            guard let result else { ambiguous = true; continue }
+            if matched, let found, found.places != result.0 || found.cursor != result.1 { ambiguous = true }
             matched = true
-            found = (places, cursor.column)
+            found = result
         }
+        if case .some(let layout) = hinted { return layout.map { .found(places: $0.places, cursor: $0.cursor) } ?? .ambiguous }
+        if ambiguous { return .ambiguous }
         if let found { return .found(places: found.places, cursor: found.cursor) }
         return known ? .notReflowed : .unknown
     }

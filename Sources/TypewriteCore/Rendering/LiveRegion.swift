@@ -256,14 +256,17 @@ struct RowRecord: Sendable {
     /// cursor's row.
     private var seenRowChanges = 0
     private var seenBlankRowStarts = 0
-    /// Where the row starts in its logical line, in cells (`TerminalModel.rowStartOffset` when
-    /// the record started), nil when not known.
-    private(set) var rowStart: Int? = 0
+    /// Where the row starts in its logical line, in cells written (a cell a wrap left blank at
+    /// the end of a row does not count), nil when not known.
+    private(set) var lineStart: Int? = 0
     /// The logical line's wide clusters on the rows before this one, by their place in the line
-    /// in cells; empty on a row a line feed began; nil when some earlier row was not known whole
-    /// (or held more than `earlierLimit` of them). Every other cell before `rowStart` is one
-    /// cell wide (a row wrapped in bulk holds printable ASCII only).
+    /// in cells written; empty on a row a line feed began; nil when some earlier row was not known
+    /// whole (or held more than `earlierLimit` of them). Every other cell before `lineStart` is
+    /// one cell wide (a row wrapped in bulk holds printable ASCII only).
     private(set) var earlierWide: [Int]? = []
+    /// Where earlier rows ended a cell early (a wide cluster did not fit in the last column), by
+    /// the place in the line, in cells written, of the cluster that wrapped.
+    private(set) var earlierGaps: [Int] = []
     /// Most wide clusters remembered on earlier rows.
     static let earlierLimit = 4096
 
@@ -272,7 +275,7 @@ struct RowRecord: Sendable {
     mutating func sync(_ model: TerminalModel) {
         guard model.rowChanges != seenRowChanges else { return }
         let starts = model.blankRowStarts &- seenBlankRowStarts
-        foldIntoEarlierRows(model)
+        foldIntoEarlierRows(model, newRows: starts)
         keys.removeAll(keepingCapacity: true)
         clusters.removeAll(keepingCapacity: true)
         // A column forgotten on the row before (a cluster of uncertain width) does not make this
@@ -284,24 +287,37 @@ struct RowRecord: Sendable {
     }
 
     /// Keeps what a reflow needs of the row being left: on a wrap to the next row of the same
-    /// logical line, its wide clusters join `earlierWide` when the row was known whole.
-    private mutating func foldIntoEarlierRows(_ model: TerminalModel) {
-        let next = model.rowStartOffset
-        defer { rowStart = next }
-        guard let next else { earlierWide = nil; return }
-        if next == 0 { earlierWide = []; return }
-        if next == rowStart { return }  // the same row, changed: the rows before it are as they were
-        guard let start = rowStart, next > start, model.rowWrapped, complete, !movedBack, earlierWide != nil else {
-            earlierWide = nil
+    /// logical line (`newRows` rows reached since the record began; more than one only when
+    /// printable ASCII filled them in bulk), its wide clusters join `earlierWide` and a blank cell
+    /// the wrap left joins `earlierGaps`, when the row was known whole.
+    private mutating func foldIntoEarlierRows(_ model: TerminalModel, newRows: Int) {
+        guard model.rowsBelowAreBlank else { forgetLine(); return }
+        if newRows == 0 { return }  // the same row, changed: the rows before it are as they were
+        guard model.rowWrapped else {
+            if model.rowStartOffset == 0 { lineStart = 0; earlierWide = []; earlierGaps = [] } else { forgetLine() }
             return
         }
+        guard let start = lineStart, complete, !movedBack, earlierWide != nil, let columns = model.columns,
+              let gap = newRows == 1 ? model.lastWrapGap : 0, gap <= 1 else {
+            forgetLine()
+            return
+        }
+        let used = columns - gap
         var wide: [Int] = []
-        for (column, cluster) in clusters where cluster.width != 1 && start + column < next {
-            guard cluster.width == 2 else { earlierWide = nil; return }
+        for (column, cluster) in clusters where cluster.width != 1 && column < used {
+            guard cluster.width == 2 else { forgetLine(); return }
             wide.append(start + column)
         }
-        guard (earlierWide?.count ?? 0) + wide.count <= Self.earlierLimit else { earlierWide = nil; return }
+        guard (earlierWide?.count ?? 0) + wide.count + earlierGaps.count < Self.earlierLimit else { forgetLine(); return }
         earlierWide? += wide.sorted()
+        if gap > 0 { earlierGaps.append(start + used) }
+        lineStart = start + used + (newRows - 1) * columns
+    }
+
+    private mutating func forgetLine() {
+        lineStart = nil
+        earlierWide = nil
+        earlierGaps = []
     }
 
     /// Something was drawn on the row that the record cannot draw again.
@@ -382,27 +398,19 @@ struct RowRecord: Sendable {
         return at
     }
 
-    /// How a terminal that reflows its rows lays a logical line out again at a new width
-    /// (`docs/terminals.md#resize-and-reflow`).
-    enum Reflow: CaseIterable, Sendable {
-        /// As writing wraps it (tmux 3.3a): a wide cluster that does not fit before the margin goes
-        /// whole to the next row, leaving the last column blank.
-        case wrapsWide
-        /// Cut into rows of `columns` cells (kitty): a wide cluster's halves may end up on two rows.
-        case cutsCells
-    }
+    typealias Reflow = TerminalReflow
 
     /// Where a terminal that reflows as `reflow` put the cells of this row's columns before `end`
     /// at the new width `columns`, when every cell of the logical line before `end` is known: this
-    /// row whole, and the wide clusters of the rows before it (`earlierWide`). Blank cells count
-    /// one each.
+    /// row whole, and the wide clusters and early wraps of the rows before it (`earlierWide`,
+    /// `earlierGaps`). Blank cells on this row count one each.
     /// - Returns: the place of each cluster by its old column (none for a wide cluster cut in
     ///   two), and the cursor's — rows counted from the line's first; the cursor's column is
     ///   `columns` in pending wrap. Nil when the line is not known so far or has text at or after
     ///   `end` on this row.
     func reflowed(upTo end: Int, columns: Int, as reflow: Reflow = .wrapsWide)
         -> (places: [Int: (row: Int, column: Int)], cursor: (row: Int, column: Int))? {
-        guard complete, !movedBack, columns > 1, extent <= end, let start = rowStart, let earlier = earlierWide else { return nil }
+        guard complete, !movedBack, columns > 1, extent <= end, let start = lineStart, let earlier = earlierWide else { return nil }
         var places: [Int: (row: Int, column: Int)] = [:]
         // The cursor in `0...columns` (`columns`: pending wrap) after `offset` cells of the line.
         var row = 0, column = 0
@@ -436,6 +444,8 @@ struct RowRecord: Sendable {
                 c += width
             }
         case .cutsCells:
+            // The cells earlier wraps left blank stay in the line as cells.
+            let start = start + earlierGaps.count
             var c = 0
             while c < end {
                 guard let width = width(at: c) else { return nil }
@@ -572,4 +582,16 @@ extension LiveRegion {
         ControlSequence.append(&out, width, final: ControlSequence.ech)
         pens.set(pen, terminalPenIsUnknown: penIsUnknown, into: &out)
     }
+}
+
+/// How a terminal that reflows its rows lays a logical line out again at a new width
+/// (`docs/terminals.md#resize-and-reflow`).
+package enum TerminalReflow: CaseIterable, Sendable {
+    /// As writing wraps it (tmux 3.3a): a wide cluster that does not fit before the margin goes
+    /// whole to the next row, leaving the last column blank; such a blank cell from an earlier
+    /// wrap is dropped when the rows are joined.
+    case wrapsWide
+    /// Cut into rows of `columns` cells (kitty): a wide cluster's halves may end up on two
+    /// rows, and a blank cell an earlier wrap left stays a cell of the line.
+    case cutsCells
 }

@@ -33,6 +33,11 @@ package struct TerminalCapabilities: Equatable, Sendable {
     /// Whether East Asian ambiguous-width characters are wide: under a CJK locale (LC_ALL,
     /// LC_CTYPE or LANG of ja, ko or zh), as terminals configured for those locales draw them (UAX #11).
     package var ambiguousIsWide: Bool
+    /// How the terminal reflows its rows on a resize, where the environment names it: tmux (`TMUX`
+    /// set and a `TERM` of `tmux*` or `screen*`) wraps wide clusters whole, kitty (`TERM` of
+    /// `xterm-kitty`) cuts rows by cells (`docs/terminals.md#resize-and-reflow`). Only breaks a tie
+    /// the cursor report cannot.
+    package var reflow: TerminalReflow?
 
     /// Decides the capabilities.
     /// - Parameters:
@@ -69,6 +74,13 @@ package struct TerminalCapabilities: Equatable, Sendable {
         let locale = [environment["LC_ALL"], environment["LC_CTYPE"], environment["LANG"]]
             .compactMap { $0 }.first { !$0.isEmpty } ?? ""
         ambiguousIsWide = ["ja", "ko", "zh"].contains { locale.hasPrefix($0) }
+        if !(environment["TMUX"] ?? "").isEmpty && (term.hasPrefix("tmux") || term.hasPrefix("screen")) {
+            reflow = .wrapsWide
+        } else if term == "xterm-kitty" {
+            reflow = .cutsCells
+        } else {
+            reflow = nil
+        }
     }
 
     /// Colour depth from COLORTERM and TERM.
@@ -114,6 +126,7 @@ package struct TerminalCapabilities: Equatable, Sendable {
         configuration.columns = columns
         configuration.rows = rows
         configuration.newlineReturnsCarriage = newlineReturnsCarriage
+        configuration.reflow = reflow
         return configuration
     }
 }

@@ -50,6 +50,9 @@ struct TerminalModel: Sendable {
     }
     /// Whether the cursor's row was reached by wrapping (a resize may reflow it).
     var rowWrapped = false
+    /// Cells the last wrap left blank at the end of the row before: 0 for a full row, 1 when a
+    /// wide cluster did not fit in the last column; nil when not known.
+    var lastWrapGap: Int? = 0
     /// Rows the cursor moved down since the model started (line feeds and wraps), while
     /// `countsRows` and nothing moved it in a way the model does not follow; nil after that.
     var row: Int? = 0
@@ -149,6 +152,7 @@ struct TerminalModel: Sendable {
             rowChangesAtBlankRowStart = rowChanges
         }
         if wrapped {
+            if pendingWrap || column == columns { lastWrapGap = 0 } else { lastWrapGap = columns.flatMap { w in column.map { w - $0 } } }
             // A full row wrapped: the next one goes on with the same logical line.
             if let start = rowStartOffset, let columns, pendingWrap || column == columns { rowStartOffset = start + columns } else { rowStartOffset = nil }
         } else {
