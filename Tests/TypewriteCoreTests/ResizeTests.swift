@@ -63,6 +63,17 @@ struct ResizeTests {
         snapshot.lines.flatMap { $0 }.filter { $0.style.fg != .default }.map(\.text)
     }
 
+    /// Resizes `from`→`to` at each of `times`: no cell is left fading and the text is cat's.
+    static func expectSettles(_ text: String, from: Int, to: Int, at times: some Sequence<Double>, named: Bool = false,
+                              sourceLocation: SourceLocation = #_sourceLocation) {
+        for time in times {
+            let (typewrite, cat, _) = run(text, from: from, to: to, at: time, named: named)
+            #expect(fadeColours(typewrite).isEmpty, "\(from)→\(to) at \(time): left fading: \(fadeColours(typewrite))",
+                    sourceLocation: sourceLocation)
+            #expect(typewrite.text == cat.text, "\(from)→\(to) at \(time): \(typewrite.diff(cat) ?? "")", sourceLocation: sourceLocation)
+        }
+    }
+
     @Test("a line of wide characters split by a narrower terminal: each cell settles where the reflow put it",
           arguments: [0.30, 0.45, 0.6])
     func wideCellsReflowed(at time: Double) {
@@ -94,11 +105,7 @@ struct ResizeTests {
         // cells are rightly left as drawn.
         let text = "tide 静かに見える back of look but tide daily creatures at low of one one 漢字 in pools out pulls "
             + "of out tide daily habitat the any twice any 潮だまり of low the tide on twice earth\n"
-        for time in stride(from: 0.3, through: 1.4, by: 0.1) {
-            let (typewrite, cat, _) = Self.run(text, from: from, to: to, at: time)
-            #expect(Self.fadeColours(typewrite).isEmpty, "\(from)→\(to) at \(time): left fading: \(Self.fadeColours(typewrite))")
-            #expect(typewrite.text == cat.text, "\(from)→\(to) at \(time): \(typewrite.diff(cat) ?? "")")
-        }
+        Self.expectSettles(text, from: from, to: to, at: stride(from: 0.3, through: 1.4, by: 0.1))
     }
 
     @Test("a line of wide characters whose earlier rows ended a cell early, reflowed wider",
@@ -108,21 +115,13 @@ struct ResizeTests {
         // and 51: 51→114 and 33→39 left ten wide cells fading). Where tmux's layout and kitty's
         // put the cursor in the same column, the environment's name for the terminal decides.
         let text = "潮だまりは静かに見えるが生き物たちは一日二回の激しい変化を耐えている潮だまりは静かに見えるが生き物たち\n"
-        for time in stride(from: 0.3, through: 1.4, by: 0.1) {
-            let (typewrite, cat, _) = Self.run(text, from: from, to: to, at: time, named: true)
-            #expect(Self.fadeColours(typewrite).isEmpty, "\(from)→\(to) at \(time): left fading: \(Self.fadeColours(typewrite))")
-            #expect(typewrite.text == cat.text, "\(from)→\(to) at \(time): \(typewrite.diff(cat) ?? "")")
-        }
+        Self.expectSettles(text, from: from, to: to, at: stride(from: 0.3, through: 1.4, by: 0.1), named: true)
     }
 
     @Test("narrow text reflowed narrower and wider", arguments: [(80, 17), (80, 33), (30, 80), (41, 93)])
     func narrowReflowed(from: Int, to: Int) {
         let text = "sea peaceful sharpest one tide look day swings sea ride sea pools in of twice in daily look\n"
-        for time in stride(from: 0.2, through: 1.0, by: 0.2) {
-            let (typewrite, cat, _) = Self.run(text, from: from, to: to, at: time)
-            #expect(Self.fadeColours(typewrite).isEmpty, "\(from)→\(to) at \(time): left fading")
-            #expect(typewrite.text == cat.text, "\(from)→\(to) at \(time): \(typewrite.diff(cat) ?? "")")
-        }
+        Self.expectSettles(text, from: from, to: to, at: stride(from: 0.2, through: 1.0, by: 0.2))
     }
 
     @Test("a terminal that keeps its rows and cuts them off (xterm)", arguments: [0.3, 0.5])
