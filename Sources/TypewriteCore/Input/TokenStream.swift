@@ -73,9 +73,7 @@ struct TokenStream: Sendable {
     mutating func removeLines(clusterLimit: Int, byteLimit: Int, clusters: Bool) -> (bytes: Range<Int>, clusters: Int)? {
         guard clusters else { return queue.removeLines(clusterLimit: clusterLimit, byteLimit: byteLimit) }
         let store = self.store
-        return queue.removeLines(clusterLimit: clusterLimit, byteLimit: byteLimit) { start, length in
-            !(length >= 3 && store[start + length - 1] == 0x8D && store[start + length - 2] == 0x80 && store[start + length - 3] == 0xE2)
-        }
+        return queue.removeLines(clusterLimit: clusterLimit, byteLimit: byteLimit) { !Self.endsInJoiner(store, $0, $1) }
     }
 
     subscript(offset: Int) -> UInt8 { store[offset] }
@@ -115,7 +113,9 @@ struct TokenStream: Sendable {
     }
 
     /// Whether the bytes at `start..<start + length` end in ZWJ (U+200D, UTF-8 E2 80 8D).
-    func endsInJoiner(_ start: Int, _ length: Int) -> Bool {
+    func endsInJoiner(_ start: Int, _ length: Int) -> Bool { Self.endsInJoiner(store, start, length) }
+
+    private static func endsInJoiner(_ store: ByteStore, _ start: Int, _ length: Int) -> Bool {
         length >= 3 && store[start + length - 1] == 0x8D && store[start + length - 2] == 0x80 && store[start + length - 3] == 0xE2
     }
 

@@ -171,11 +171,12 @@ extension FadeRenderer {
     /// the cursor's logical line before them (`RowRecord.reflowed`), laid out as each kind of
     /// reflowing terminal does (tmux wraps a wide cluster whole, kitty cuts rows by cells), and
     /// the cursor is where that layout puts it (`reported`; the last column's pending wrap reads
-    /// as either).
+    /// as either). Where both layouts put it there with the cells in different places, the
+    /// terminal's way named by the environment (`FadeConfiguration.reflow`) decides, if any.
     func placesAfterReflow(_ r: (anchor: Int, lineOffset: Int?, columns: Int), reported: Int) -> ReflowPlacement {
         guard row.lineStart != nil else { return .unknown }
         var found: (places: [LiveRegion.Place], cursor: Int)?
-        var matched = false, known = false, ambiguous = false
+        var known = false, ambiguous = false
         var hinted: (places: [LiveRegion.Place], cursor: Int)??
         for reflow in RowRecord.Reflow.allCases {
             guard let layout = row.reflowed(upTo: r.anchor, columns: r.columns, as: reflow) else { continue }
@@ -191,8 +192,7 @@ extension FadeRenderer {
             // The terminal named by the environment decides a tie the report cannot.
             if reflow == configuration.reflow { hinted = .some(result) }
             guard let result else { ambiguous = true; continue }
-            if matched, let found, found.places != result.0 || found.cursor != result.1 { ambiguous = true }
-            matched = true
+            if let found, found.places != result.0 || found.cursor != result.1 { ambiguous = true }
             found = result
         }
         if case .some(let layout) = hinted { return layout.map { .found(places: $0.places, cursor: $0.cursor) } ?? .ambiguous }
