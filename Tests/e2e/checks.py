@@ -244,7 +244,8 @@ def check_query_colors_signal(tw, signo):
     pty never answers): a signal then must still leave ICANON and ECHO as they were."""
     import termios
     r = Run([tw, "--query-colors"], stdout="pty", env=base_env(), echo=True).start()
-    before = termios.tcgetattr(r.slave)[3]
+    # Read before the command started: it enters its reply mode at once (CI read it afterwards).
+    before = r.initial_attrs[3]
     r.feed_schedule([(0, prose(500))], eof=False)
     # Signal while the query is out (its write follows the mode change; the reply wait is 200 ms).
     r.pump_until(lambda: b"\x1b]11;?" in r.output, 2)
@@ -272,7 +273,7 @@ def check_key_with_full_queue(tw):
     data = b"".join(b"line %04d tide pools hold small worlds of anemones and barnacles\n" % i for i in range(600))
     step = len(data) // 200
     r = Run([tw, "--cps", "5000"], stdout="pty", env=base_env(TYPEWRITE_QUERY_COLORS="never"), echo=True).start()
-    before = termios.tcgetattr(r.slave)
+    before = r.initial_attrs
     r.feed_schedule([(i * 0.03, data[i * step:(i + 1) * step]) for i in range(201)], eof=False)
     r.pump(0.5)
     time.sleep(0.8)  # the terminal reads nothing: typewrite's writes wait in the pty
@@ -337,7 +338,7 @@ def check_tstp_cont(tw):
     a, b = prose(1500, seed=4), prose(400, seed=5)
     import termios
     r = Run([tw], stdout="pty", env=base_env()).start()
-    before = termios.tcgetattr(r.slave)
+    before = r.initial_attrs
     r.feed_schedule([(0, a), (0.8, b), (1.3, b"")])
     r.pump(0.4)
     r.kill(signal.SIGTSTP)

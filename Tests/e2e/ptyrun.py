@@ -111,6 +111,8 @@ class Run:
         if not self.echo:
             attrs[3] &= ~(termios.ECHO | termios.ECHONL)
         termios.tcsetattr(slave, termios.TCSANOW, attrs)
+        # The tty's settings before the command runs (it may change them at once).
+        self.initial_attrs = termios.tcgetattr(slave)
         self.master, self.slave = master, slave
 
         if self.stdin_kind == "pipe":
