@@ -156,14 +156,12 @@ package struct PollDriver {
 
         while true {
             var now = System.monotonicNow()
-            if let signals = setup.signals, !out.isEmpty, System.poll([(signals, System.pollIn)], timeout: 0)[0] & System.pollIn != 0 {
+            if let signals = setup.signals, !out.isEmpty, Self.isReadable(signals) {
                 // A signal came while this output was being made: the tty may have echoed a key
                 // where the cursor rests now, so the output waits until the signal is handled.
                 held.append(out)
                 out.removeAll()
-                for (signo, fromTerminal) in System.drainSignals(signals) {
-                    if let response = handleSignal(signo, fromTerminal: fromTerminal, &session, at: now, out: &out) { return response }
-                }
+                if let response = handleSignals(signals, &session, at: now, out: &out) { return response }
                 continue
             }
             if !held.isEmpty {
@@ -180,10 +178,8 @@ package struct PollDriver {
                 // A key's signal often comes with the end of the input (the producer in the same
                 // process group died of it first): one that came before the exit ends the run as
                 // it would have ended cat's, by the signal.
-                if let signals = setup.signals, System.poll([(signals, System.pollIn)], timeout: 0)[0] & System.pollIn != 0 {
-                    for (signo, fromTerminal) in System.drainSignals(signals) {
-                        if let response = handleSignal(signo, fromTerminal: fromTerminal, &session, at: now, out: &out) { return response }
-                    }
+                if let signals = setup.signals, Self.isReadable(signals) {
+                    if let response = handleSignals(signals, &session, at: now, out: &out) { return response }
                     continue
                 }
                 return .finished(failed: session.failed || teeFailed)
@@ -196,6 +192,13 @@ package struct PollDriver {
             // from an assumed background (a dark one on a light terminal runs backwards).
             let framesFrom = colorQuery.map { $0.firstFrameAt } ?? 0
             if let due = session.nextDeadline, now >= max(due, framesFrom) {
+                // A signal that came since the last poll (which it may have cut short) is handled
+                // before the frame is made: after a resize the terminal already has its new width,
+                // and a frame made for the old one would land there.
+                if let signals = setup.signals, Self.isReadable(signals) {
+                    if let response = handleSignals(signals, &session, at: now, out: &out) { return response }
+                    continue
+                }
                 session.advance(to: now, into: &out)
                 continue
             }
@@ -246,9 +249,7 @@ package struct PollDriver {
             now = System.monotonicNow()
 
             if let i = signalIndex, events[i] & System.pollIn != 0 {
-                for (signo, fromTerminal) in System.drainSignals(fds[i].fd) {
-                    if let response = handleSignal(signo, fromTerminal: fromTerminal, &session, at: now, out: &out) { return response }
-                }
+                if let response = handleSignals(fds[i].fd, &session, at: now, out: &out) { return response }
             }
             if let i = outputIndex, events[i] & (System.pollError | System.pollHangUp) != 0 {
                 return .brokenPipe  // the reader left: quiet, like cat (status 141)
@@ -392,6 +393,21 @@ package struct PollDriver {
     }
 
     // MARK: Signals and keys
+
+    /// Whether `fd` has something to read now (the signals' self-pipe).
+    private static func isReadable(_ fd: Int32) -> Bool {
+        System.poll([(fd, System.pollIn)], timeout: 0)[0] & System.pollIn != 0
+    }
+
+    /// Handles every signal waiting on the self-pipe `fd`, in order; the run's outcome when one
+    /// ends it.
+    private mutating func handleSignals(_ fd: Int32, _ session: inout Session, at now: Seconds,
+                                        out: inout SessionOutput) -> Outcome? {
+        for (signo, fromTerminal) in System.drainSignals(fd) {
+            if let response = handleSignal(signo, fromTerminal: fromTerminal, &session, at: now, out: &out) { return response }
+        }
+        return nil
+    }
 
     private mutating func handleSignal(_ signo: Int32, fromTerminal: Bool, _ session: inout Session, at now: Seconds,
                                        out: inout SessionOutput) -> Outcome? {
