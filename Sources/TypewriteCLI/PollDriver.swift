@@ -87,6 +87,8 @@ package struct PollDriver {
     /// answers in a row came from before it.
     private var cursorQueryFrom: Seconds = 0
     private var cursorQueries = 0
+    /// When the last SIGWINCH came.
+    private var resizedAt: Seconds = -.infinity
     /// A resize came while a cursor position query was out: its answer may be from before it.
     private var cursorQueryIsStale = false
     /// The width the session was last told of (SIGWINCH), to tell a resize whose signal is still
@@ -261,10 +263,12 @@ package struct PollDriver {
                 // One past the last column is tmux's pending wrap; further is from before a resize.
                 let width = System.terminalColumns(setup.output)
                 if cursorQueryIsStale || (column.map { $0 > (width ?? .max) } ?? false) || width != toldColumns,
-                   cursorQueries < 3 {
+                   now - resizedAt < Self.resizeSignalLatency, cursorQueries < 20 {
                     // Another resize came after the question (its signal may still be on its way:
                     // the width is not the one the session knows), or the answer is past the new
-                    // width (from before the resize): ask again.
+                    // width (from before the resize, or from a size whose signal has not come: tmux
+                    // 3.3a resizes its rows at once but tells the pty of a second resize within
+                    // 250 ms only when that time has passed): ask again.
                     cursorQueries += 1
                     cursorQueryIsStale = false
                     cursorQueryFrom = now + Self.cursorQueryDelay
@@ -415,6 +419,7 @@ package struct PollDriver {
             toldColumns = System.terminalColumns(setup.output)
             session.resize(columns: toldColumns, rows: System.terminalRows(setup.output), into: &out)
             cursorQueryFrom = now + Self.cursorQueryDelay
+            resizedAt = now
             if cursorQuery != nil { cursorQueryIsStale = true }
             return nil
         }
@@ -512,6 +517,9 @@ package struct PollDriver {
     static let cursorReportWait: Seconds = 0.5
     /// How long after a resize the cursor's position is asked, in seconds.
     static let cursorQueryDelay: Seconds = 0.03
+    /// How long after a resize a cursor report that does not fit the size told may still be from
+    /// a size whose signal is on its way, in seconds (tmux 3.3a delays it by up to 250 ms).
+    static let resizeSignalLatency: Seconds = 0.4
 
     /// Waits for the colour query's reply (briefly, at exit) and gives the colours to the session.
     private mutating func finishColorQuery(_ session: inout Session) {
