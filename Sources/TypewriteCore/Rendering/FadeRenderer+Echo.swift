@@ -48,7 +48,8 @@ extension FadeRenderer {
 
     /// The terminal is now `newColumns` wide and `newRows` high (SIGWINCH; nil when unknown: then
     /// nothing is written ahead). Fading goes on where nothing can have moved in any terminal: the
-    /// row never wrapped and the cursor is left of both margins. Elsewhere a terminal that reflows
+    /// row never wrapped and the cursor is left of both margins (the cursor is put back at its
+    /// column with `CSI n G`, for a terminal that moved it anyway). Elsewhere a terminal that reflows
     /// its rows (tmux, kitty, VTE) may have moved the cells still fading along the line, and one
     /// that does not (xterm) kept them where they were: the renderer waits, writing nothing, for
     /// the cursor's column (`cursorReport`), which tells the two apart
@@ -61,6 +62,9 @@ extension FadeRenderer {
             model.columns = new
             // Rows above may have been reflowed: only the cursor's row is still where it was.
             markdown.keepOnlyRow(model.row)
+            // The column is certain, so it is said again: kitty (0.26) leaves a cursor that
+            // stood right after a wide cluster on that cluster's second cell.
+            ControlSequence.append(&out, c + 1, final: ControlSequence.cha, always: true)
             return
         }
         markdown.forgetPainted()
@@ -84,6 +88,11 @@ extension FadeRenderer {
     /// it, the oldest maybe at the end of the row above. Where the column matches what one of them
     /// does, and not both differently, the cells are found again; elsewhere they are left as drawn
     /// and the text goes on settled until the column is certain again.
+    ///
+    /// kitty (0.26) reflows the cells right but leaves the cursor one cell short of its place when
+    /// it stood right after a wide cluster or at the second column of a row reached by wrapping
+    /// (`docs/terminals.md#resize-and-reflow`): where no place fits the column reported and the
+    /// next column would, the cursor is taken to be there and is put back by an absolute move.
     public mutating func cursorReport(column reported: Int?, into out: inout [UInt8]) {
         guard let r = relocation else { return }
         relocation = nil
@@ -92,21 +101,75 @@ extension FadeRenderer {
             loseLiveRegion(columns: r.columns, into: &out)
             return
         }
-        // Where each kind of terminal would have put the cursor: one that keeps rows keeps its
-        // column (or the last one, when the new width cuts it off); one that reflows puts it at
-        // its place in the logical line modulo the width (at a row boundary: pending wrap after
-        // the last column of the row above).
+        var found = relocated(r, reported: now)
+        var shortByOne = false
+        if case .lost = found, now < r.columns, mayBeLeftShort(r) {
+            let next = relocated(r, reported: now + 1)
+            switch next {
+            case .inPlace, .reflowed: found = next; shortByOne = true
+            case .cutOff, .lost: break
+            }
+        }
+        switch found {
+        case .inPlace(let column, let lineOffset):
+            // In place (or reflowed with the same column, which leaves the same cells before it:
+            // the row then holds the last `column` cells of the logical line, as it did).
+            if shortByOne { ControlSequence.append(&out, column + 1, final: ControlSequence.cha, always: true) }
+            model.columns = r.columns
+            model.cursorFound(column: column, lineOffset: lineOffset)
+            return
+        case .cutOff(let column):
+            // Cut off (xterm): the cells left of the new margin are where they were.
+            framing.begin(at: out.count)
+            live.settle(moves: .absolute, colors: &colors, pens: &pens, cursor: column, penIsUnknown: model.penIsUnknown,
+                        cutAt: r.columns, into: &out)
+            ControlSequence.append(&out, column + 1, final: ControlSequence.cha, always: true)
+            restorePen(into: &out)
+            framing.movedCursor = true
+            framing.end(into: &out)
+        case .reflowed(let places, let cursor, let lineOffset):
+            // Every cell is drawn at its place by absolute column, and the cursor put after the
+            // last: right whether or not the terminal left the cursor short.
+            framing.begin(at: out.count)
+            if live.settle(at: places, cursor: cursor, columns: r.columns, colors: &colors, pens: &pens,
+                           penIsUnknown: model.penIsUnknown, into: &out) {
+                restorePen(into: &out)
+                framing.movedCursor = true
+                framing.end(into: &out)
+                model.columns = r.columns
+                if cursor < r.columns {
+                    model.cursorFound(column: cursor, lineOffset: lineOffset)
+                    return
+                }
+            }
+        case .lost:
+            break
+        }
+        loseLiveRegion(columns: r.columns, into: &out)
+    }
+
+    /// What a cursor report after a resize says of the cells still fading.
+    enum Relocated {
+        /// Where they were, the cursor at `column`.
+        case inPlace(column: Int, lineOffset: Int?)
+        /// Where they were, the rows cut at the new margin, the cursor clamped to `column`.
+        case cutOff(column: Int)
+        /// Moved along the logical line to `places`, the cursor to `cursor` (`columns`: pending wrap).
+        case reflowed(places: [LiveRegion.Place], cursor: Int, lineOffset: Int?)
+        /// Not certain: left as drawn.
+        case lost
+    }
+
+    /// Where each kind of terminal would have put the cursor, against the column `now` reported:
+    /// one that keeps rows keeps its column (or the last one, when the new width cuts it off); one
+    /// that reflows puts it at its place in the logical line modulo the width (at a row boundary:
+    /// pending wrap after the last column of the row above).
+    func relocated(_ r: (anchor: Int, lineOffset: Int?, columns: Int), reported now: Int) -> Relocated {
         let kept = min(r.anchor, r.columns - 1)
         let clamped = r.anchor >= r.columns
         let reflowed = r.lineOffset.map { $0 % r.columns }
         let wrapsPending = r.lineOffset.map { $0 > 0 && $0 % r.columns == 0 } ?? false
-        if now == kept && !clamped {
-            // In place (or reflowed with the same column, which leaves the same cells before it:
-            // the row then holds the last `now` cells of the logical line, as it did).
-            model.columns = r.columns
-            model.cursorFound(column: now, lineOffset: reflowed == now ? r.lineOffset : nil)
-            return
-        }
+        if now == kept && !clamped { return .inPlace(column: now, lineOffset: reflowed == now ? r.lineOffset : nil) }
         // Where a reflow would have put the cursor: at the logical line's place, or, where the row
         // record knows the whole line, where writing it again at the new width ends.
         let placement = placesAfterReflow(r, reported: now)
@@ -118,38 +181,33 @@ extension FadeRenderer {
         let reflowFits = layout != nil || (!lineKnown && (reflowed == now || (wrapsPending && now >= r.columns - 1)))
         if case .ambiguous = placement {
             // Reflowing terminals part ways here: the cells are left as drawn.
-        } else if now == kept && clamped && reflowFits {
-            // Either kind of terminal would report this column, with the cells in different
-            // places: writing them in either would garble the other. They are left as drawn.
-        } else if now == kept && clamped {
-            // Cut off (xterm): the cells left of the new margin are where they were.
-            framing.begin(at: out.count)
-            live.settle(moves: .absolute, colors: &colors, pens: &pens, cursor: now, penIsUnknown: model.penIsUnknown,
-                        cutAt: r.columns, into: &out)
-            ControlSequence.append(&out, now + 1, final: ControlSequence.cha, always: true)
-            restorePen(into: &out)
-            framing.movedCursor = true
-            framing.end(into: &out)
-        } else if now < r.columns - 1 || reflowFits || now == r.columns {
-            // Moved with the cursor (a terminal that keeps rows would not have moved it): the
-            // cells are the ones just before it. At the last column the cursor may be in pending
-            // wrap, after it: only where the logical line (or a report past the column) says which.
-            let cursor = layout?.cursor ?? (wrapsPending && now >= r.columns - 1 ? r.columns : now)
-            framing.begin(at: out.count)
-            if let places = layout?.places ?? (lineKnown ? nil : live.placesAfterReflow(cursor: cursor, anchor: r.anchor, columns: r.columns)),
-               live.settle(at: places, cursor: cursor, columns: r.columns, colors: &colors, pens: &pens,
-                           penIsUnknown: model.penIsUnknown, into: &out) {
-                restorePen(into: &out)
-                framing.movedCursor = true
-                framing.end(into: &out)
-                model.columns = r.columns
-                if cursor < r.columns {
-                    model.cursorFound(column: cursor, lineOffset: reflowed == now ? r.lineOffset : nil)
-                    return
-                }
-            }
+            return .lost
         }
-        loseLiveRegion(columns: r.columns, into: &out)
+        if now == kept && clamped {
+            // Either kind of terminal would report this column, with the cells in different
+            // places: writing them in either would garble the other.
+            return reflowFits ? .lost : .cutOff(column: now)
+        }
+        guard now < r.columns - 1 || reflowFits || now == r.columns else { return .lost }
+        // Moved with the cursor (a terminal that keeps rows would not have moved it): the cells
+        // are the ones just before it. At the last column the cursor may be in pending wrap,
+        // after it: only where the logical line (or a report past the column) says which.
+        let cursor = layout?.cursor ?? (wrapsPending && now >= r.columns - 1 ? r.columns : now)
+        guard let places = layout?.places
+                ?? (lineKnown ? nil : live.placesAfterReflow(cursor: cursor, anchor: r.anchor, columns: r.columns)) else {
+            return .lost
+        }
+        return .reflowed(places: places, cursor: cursor, lineOffset: reflowed == now ? r.lineOffset : nil)
+    }
+
+    /// Whether a terminal may have left the cursor one cell short of its place after the resize
+    /// (kitty 0.26): it stood right after a wide cluster, or at the second column of a row its
+    /// logical line reached by wrapping. Not where the environment names tmux, which places it right.
+    func mayBeLeftShort(_ r: (anchor: Int, lineOffset: Int?, columns: Int)) -> Bool {
+        if configuration.reflow == .wrapsWide { return false }
+        if r.anchor == 1, let offset = r.lineOffset, offset > 1 { return true }
+        guard let last = live.cells.last else { return false }
+        return last.width == 2 && last.column + last.width == r.anchor
     }
 
     /// What the row record tells of where a reflow put the cells still fading.
