@@ -214,9 +214,10 @@ package struct PollDriver {
             }
             if session.wantsCursorReport && cursorQuery == nil {
                 // The terminal's size changed and where the fading cells are depends on how it
-                // reflowed its rows: ask where the cursor is (not while another query waits), a
-                // moment after the resize, so the terminal has finished it (tmux 3.3a sets the
-                // new size before it reflows, and answered a query in between from the old rows).
+                // reflowed its rows: ask where the cursor is (not while another query waits), once
+                // no other resize has come for `resizeQuietTime`, so the terminal has finished it
+                // (tmux 3.3a sets the new size before it reflows, and answered a query in between
+                // from the old rows) and a later resize tmux holds back has been signalled.
                 if now < cursorQueryFrom {
                     timeout = min(timeout ?? .infinity, cursorQueryFrom - now)
                 } else {
@@ -418,7 +419,7 @@ package struct PollDriver {
         if signo == SIGWINCH {
             toldColumns = System.terminalColumns(setup.output)
             session.resize(columns: toldColumns, rows: System.terminalRows(setup.output), into: &out)
-            cursorQueryFrom = now + Self.cursorQueryDelay
+            cursorQueryFrom = now + Self.resizeQuietTime
             resizedAt = now
             if cursorQuery != nil { cursorQueryIsStale = true }
             return nil
@@ -515,7 +516,11 @@ package struct PollDriver {
     static let cursorPositionRequest = Array("\u{1B}[6n".utf8) + TerminalQuery.deviceAttributesRequest
     /// Longest wait for a cursor position report, in seconds: frames wait meanwhile.
     static let cursorReportWait: Seconds = 0.5
-    /// How long after a resize the cursor's position is asked, in seconds.
+    /// How long after a resize with no other the cursor's position is asked, in seconds: longer
+    /// than tmux 3.3a holds back the signal of a resize that follows another within 250 ms
+    /// (its rows already have the later size, which a report asked meanwhile would answer from).
+    static let resizeQuietTime: Seconds = 0.3
+    /// How long after a report that did not fit the cursor's position is asked again, in seconds.
     static let cursorQueryDelay: Seconds = 0.03
     /// How long after a resize a cursor report that does not fit the size told may still be from
     /// a size whose signal is on its way, in seconds (tmux 3.3a delays it by up to 250 ms).
