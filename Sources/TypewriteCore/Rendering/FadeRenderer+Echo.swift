@@ -47,18 +47,21 @@ extension FadeRenderer {
     }
 
     /// The terminal is now `newColumns` wide and `newRows` high (SIGWINCH; nil when unknown: then
-    /// nothing is written ahead). Fading goes on where nothing can have moved in any terminal: the
-    /// row never wrapped and the cursor is left of both margins (the cursor is put back at its
-    /// column with `CSI n G`, for a terminal that moved it anyway). Elsewhere a terminal that reflows
-    /// its rows (tmux, kitty, VTE) may have moved the cells still fading along the line, and one
-    /// that does not (xterm) kept them where they were: the renderer waits, writing nothing, for
-    /// the cursor's column (`cursorReport`), which tells the two apart
-    /// (`docs/terminals.md#resize-and-reflow`).
+    /// nothing is written ahead). Where nothing can have moved in a terminal that does its job —
+    /// the row never wrapped and the cursor is left of both margins — and nothing is fading, the
+    /// cursor's column is said again (`CSI n G`) and the text goes on. Elsewhere, while cells
+    /// fade, a terminal that reflows its rows (tmux, kitty, VTE) may have moved them along the
+    /// line, one that does not (xterm) kept them, and kitty may have left the cursor a cell short
+    /// even on a row that did not wrap, with its rows resized some milliseconds after the signal:
+    /// the renderer waits, writing nothing, for the cursor's column (`cursorReport`), which tells
+    /// these apart (`docs/terminals.md#resize-and-reflow`).
     package mutating func resize(columns newColumns: Int?, rows newRows: Int?, into out: inout [UInt8]) {
         ahead.rows = Self.valid(newRows)
         let valid = Self.valid(newColumns)
-        if relocation == nil, let c = model.column, let old = model.columns, let new = valid, !model.rowWrapped, !model.pendingWrap,
-           c < old - 1, c < new - 1 {
+        let unmoved = model.column.flatMap { c in
+            model.columns.flatMap { old in valid.map { new in !model.rowWrapped && !model.pendingWrap && c < old - 1 && c < new - 1 } }
+        } ?? false
+        if relocation == nil, unmoved, let c = model.column, let new = valid, !live.isFading {
             model.columns = new
             // Rows above may have been reflowed: only the cursor's row is still where it was.
             markdown.keepOnlyRow(model.row)
@@ -70,11 +73,28 @@ extension FadeRenderer {
         markdown.forgetPainted()
         if let anchor = relocation?.anchor ?? model.column, let new = valid, live.isFading, !model.pendingWrap {
             // A second resize before the report: the cells are still where the first found them.
-            relocation = (anchor, relocation?.lineOffset ?? model.lineOffset, new)
+            let kept = (relocation?.keptWithoutReport ?? unmoved) && anchor < new - 1
+            relocation = Relocation(anchor: anchor, lineOffset: relocation?.lineOffset ?? model.lineOffset, columns: new,
+                                    keptWithoutReport: kept)
             return
         }
         relocation = nil
         loseLiveRegion(columns: valid, into: &out)
+    }
+
+    /// A key's signal came while the cursor's place after a resize was still to be asked: where
+    /// nothing can have moved the cells are taken to be in place; elsewhere the rows they were
+    /// on are gone, so they are left as drawn and the column is unknown (drawing the row again
+    /// from the old width would repeat its text).
+    mutating func giveUpRelocation(into out: inout [UInt8]) {
+        guard let r = relocation else { return }
+        relocation = nil
+        if r.keptWithoutReport {
+            model.columns = r.columns
+            markdown.keepOnlyRow(model.row)
+        } else {
+            loseLiveRegion(columns: r.columns, into: &out)
+        }
     }
 
     /// Whether the renderer waits for `cursorReport` before it writes more.
@@ -96,6 +116,13 @@ extension FadeRenderer {
     public mutating func cursorReport(column reported: Int?, into out: inout [UInt8]) {
         guard let r = relocation else { return }
         relocation = nil
+        if reported == nil && r.keptWithoutReport {
+            // No report (none could be asked): where nothing can have moved, the fade goes on.
+            model.columns = r.columns
+            markdown.keepOnlyRow(model.row)
+            ControlSequence.append(&out, r.anchor + 1, final: ControlSequence.cha, always: true)
+            return
+        }
         // tmux reports a cursor in pending wrap one past the last column.
         guard let now = reported, now <= r.columns, !live.cells.isEmpty else {
             loseLiveRegion(columns: r.columns, into: &out)
@@ -164,7 +191,7 @@ extension FadeRenderer {
     /// one that keeps rows keeps its column (or the last one, when the new width cuts it off); one
     /// that reflows puts it at its place in the logical line modulo the width (at a row boundary:
     /// pending wrap after the last column of the row above).
-    func relocated(_ r: (anchor: Int, lineOffset: Int?, columns: Int), reported now: Int) -> Relocated {
+    func relocated(_ r: Relocation, reported now: Int) -> Relocated {
         let kept = min(r.anchor, r.columns - 1)
         let clamped = r.anchor >= r.columns
         let reflowed = r.lineOffset.map { $0 % r.columns }
@@ -203,7 +230,7 @@ extension FadeRenderer {
     /// Whether a terminal may have left the cursor one cell short of its place after the resize
     /// (kitty 0.26): it stood right after a wide cluster, or at the second column of a row its
     /// logical line reached by wrapping. Not where the environment names tmux, which places it right.
-    func mayBeLeftShort(_ r: (anchor: Int, lineOffset: Int?, columns: Int)) -> Bool {
+    func mayBeLeftShort(_ r: Relocation) -> Bool {
         if configuration.reflow == .wrapsWide { return false }
         if r.anchor == 1, let offset = r.lineOffset, offset > 1 { return true }
         guard let last = live.cells.last else { return false }
@@ -231,7 +258,7 @@ extension FadeRenderer {
     /// the cursor is where that layout puts it (`reported`; the last column's pending wrap reads
     /// as either). Where both layouts put it there with the cells in different places, the
     /// terminal's way named by the environment (`FadeConfiguration.reflow`) decides, if any.
-    func placesAfterReflow(_ r: (anchor: Int, lineOffset: Int?, columns: Int), reported: Int) -> ReflowPlacement {
+    func placesAfterReflow(_ r: Relocation, reported: Int) -> ReflowPlacement {
         guard row.lineStart != nil else { return .unknown }
         var found: (places: [LiveRegion.Place], cursor: Int)?
         var known = false, ambiguous = false

@@ -44,10 +44,21 @@ package struct FadeRenderer: Sendable {
     /// echo the tty wrote before that output reached the terminal.
     var restBefore = Rest()
 
-    /// Where the cursor was (the anchor, and its place in its logical line when known) before a
-    /// resize whose effect on the cells still fading is not certain, and the new width; nil when
-    /// no report is awaited.
-    var relocation: (anchor: Int, lineOffset: Int?, columns: Int)?
+    /// Where the cells still fading were before a resize whose effect on them is not certain;
+    /// nil when no cursor report is awaited.
+    var relocation: Relocation?
+
+    /// Where the cursor was before a resize (`anchor`, its column; `lineOffset`, its place in its
+    /// logical line in cells, when known) and the new width (`columns`).
+    struct Relocation {
+        var anchor: Int
+        var lineOffset: Int?
+        var columns: Int
+        /// Whether the cells are where they were in a terminal that does its job: the row never
+        /// wrapped and the cursor is left of both margins. Without a report they are taken to be
+        /// there; a report can still show the cursor a cell short (kitty).
+        var keptWithoutReport: Bool
+    }
 
     struct Rest {
         var column: Int?
@@ -224,6 +235,7 @@ package struct FadeRenderer: Sendable {
     /// on, and the echo is written after it, where `cat` would have shown it.
     /// - Parameter echo: what the tty echoed, or would have where its echo was off; nil for none.
     package mutating func interrupt(echo: KeyEcho?, into out: inout [UInt8]) {
+        giveUpRelocation(into: &out)
         framing.begin(at: out.count)
         var moves = LiveRegion.Moves.relative
         if let echo, echo.landed, !reanchor(afterEcho: echo, into: &out) {
@@ -250,6 +262,7 @@ package struct FadeRenderer: Sendable {
     /// (`^Z`) at the cursor, the row is mended as for `interrupt`, and the echo is written where
     /// the text ends, as with `cat`.
     package mutating func suspend(echo: KeyEcho?, into out: inout [UInt8]) {
+        giveUpRelocation(into: &out)
         framing.begin(at: out.count)
         var moves = LiveRegion.Moves.relative
         if let echo, echo.landed, !reanchor(afterEcho: echo, into: &out) {

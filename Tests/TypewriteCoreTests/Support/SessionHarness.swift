@@ -101,9 +101,11 @@ struct SessionHarness {
         take(out)
     }
 
+    /// Resizes, answering no cursor report (as a host that reads nothing).
     mutating func resize(columns: Int) {
         var out = SessionOutput()
         session.resize(columns: columns, rows: nil, into: &out)
+        if session.wantsCursorReport { session.cursorReport(column: nil, into: &out) }
         take(out)
     }
 
