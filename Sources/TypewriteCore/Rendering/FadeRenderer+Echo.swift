@@ -58,16 +58,12 @@ extension FadeRenderer {
     package mutating func resize(columns newColumns: Int?, rows newRows: Int?, into out: inout [UInt8]) {
         ahead.rows = Self.valid(newRows)
         let valid = Self.valid(newColumns)
-        let unmoved = model.column.flatMap { c in
-            model.columns.flatMap { old in valid.map { new in !model.rowWrapped && !model.pendingWrap && c < old - 1 && c < new - 1 } }
-        } ?? false
+        var unmoved = false
+        if let c = model.column, let old = model.columns, let new = valid {
+            unmoved = !model.rowWrapped && !model.pendingWrap && c < old - 1 && c < new - 1
+        }
         if relocation == nil, unmoved, let c = model.column, let new = valid, !live.isFading {
-            model.columns = new
-            // Rows above may have been reflowed: only the cursor's row is still where it was.
-            markdown.keepOnlyRow(model.row)
-            // The column is certain, so it is said again: kitty (0.26) leaves a cursor that
-            // stood right after a wide cluster on that cluster's second cell.
-            ControlSequence.append(&out, c + 1, final: ControlSequence.cha, always: true)
+            keepRow(columns: new, sayingColumn: c, into: &out)
             return
         }
         markdown.forgetPainted()
@@ -82,6 +78,16 @@ extension FadeRenderer {
         loseLiveRegion(columns: valid, into: &out)
     }
 
+    /// The cursor's row is where it was at the new width `columns` (it never wrapped and the
+    /// cursor is left of both margins); the rows above may have been reflowed. `column`, when
+    /// given, is said again (`CSI n G`): kitty (0.26) leaves a cursor that stood right after a
+    /// wide cluster on that cluster's second cell.
+    private mutating func keepRow(columns: Int, sayingColumn column: Int?, into out: inout [UInt8]) {
+        model.columns = columns
+        markdown.keepOnlyRow(model.row)
+        if let column { ControlSequence.append(&out, column + 1, final: ControlSequence.cha, always: true) }
+    }
+
     /// A key's signal came while the cursor's place after a resize was still to be asked: where
     /// nothing can have moved the cells are taken to be in place; elsewhere the rows they were
     /// on are gone, so they are left as drawn and the column is unknown (drawing the row again
@@ -90,8 +96,8 @@ extension FadeRenderer {
         guard let r = relocation else { return }
         relocation = nil
         if r.keptWithoutReport {
-            model.columns = r.columns
-            markdown.keepOnlyRow(model.row)
+            // Not said again: the tty's echo follows the cursor, and the echo rules start from there.
+            keepRow(columns: r.columns, sayingColumn: nil, into: &out)
         } else {
             loseLiveRegion(columns: r.columns, into: &out)
         }
@@ -118,9 +124,7 @@ extension FadeRenderer {
         relocation = nil
         if reported == nil && r.keptWithoutReport {
             // No report (none could be asked): where nothing can have moved, the fade goes on.
-            model.columns = r.columns
-            markdown.keepOnlyRow(model.row)
-            ControlSequence.append(&out, r.anchor + 1, final: ControlSequence.cha, always: true)
+            keepRow(columns: r.columns, sayingColumn: r.anchor, into: &out)
             return
         }
         // tmux reports a cursor in pending wrap one past the last column.
