@@ -158,9 +158,11 @@ package struct PollDriver {
 
         while true {
             var now = System.monotonicNow()
-            if let signals = setup.signals, !out.isEmpty, Self.isReadable(signals) {
-                // A signal came while this output was being made: the tty may have echoed a key
-                // where the cursor rests now, so the output waits until the signal is handled.
+            if let signals = setup.signals, Self.isReadable(signals) {
+                // A signal came since the last poll (which it may have cut short). Output made
+                // meanwhile waits until it is handled: the tty may have echoed a key where the
+                // cursor rests now. And no frame is made first: after a resize the terminal
+                // already has its new width, and a frame made for the old one would land there.
                 held.append(out)
                 out.removeAll()
                 if let response = handleSignals(signals, &session, at: now, out: &out) { return response }
@@ -194,13 +196,6 @@ package struct PollDriver {
             // from an assumed background (a dark one on a light terminal runs backwards).
             let framesFrom = colorQuery.map { $0.firstFrameAt } ?? 0
             if let due = session.nextDeadline, now >= max(due, framesFrom) {
-                // A signal that came since the last poll (which it may have cut short) is handled
-                // before the frame is made: after a resize the terminal already has its new width,
-                // and a frame made for the old one would land there.
-                if let signals = setup.signals, Self.isReadable(signals) {
-                    if let response = handleSignals(signals, &session, at: now, out: &out) { return response }
-                    continue
-                }
                 session.advance(to: now, into: &out)
                 continue
             }
