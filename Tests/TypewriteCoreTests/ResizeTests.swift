@@ -13,11 +13,13 @@ struct ResizeTests {
     /// columns at `at` seconds, answers the cursor query as the terminal would, and runs on until
     /// the renderer is done. Returns typewrite's screen and cat's after the same resize.
     static func run(_ text: String, from: Int, to: Int, at: Seconds, terminal kind: Terminal = .reflowing,
-                    cps: Double = 80, named: Bool = false, leftShort: Bool = false)
+                    cps: Double = 80, named: Bool = false, leftShort: Bool = false, dropsPendingWrap: Bool = false)
         -> (typewrite: VirtualTerminal.Snapshot, cat: VirtualTerminal.Snapshot, asked: Bool) {
         var configuration = FadeConfiguration()
         // `named`: the environment says the terminal is tmux (`TMUX`, `TERM=tmux-256color`).
         if named && kind == .reflowing { configuration.reflow = .wrapsWide }
+        // `dropsPendingWrap`: the environment says the terminal is kitty (`TERM=xterm-kitty`).
+        if dropsPendingWrap { configuration.reflow = named ? .cutsCells : nil }
         configuration.columns = from
         configuration.rows = 24
         configuration.charactersPerSecond = cps
@@ -38,6 +40,21 @@ struct ResizeTests {
             }
         }
         frames(until: at)
+        // Where the resize changes what later text does (a terminal that drops pending wrap),
+        // cat is resized where typewrite's text stood: after the prefix that leaves its cursor there.
+        var rest = ""
+        if dropsPendingWrap {
+            let characters = Array(text)
+            for count in 0...characters.count {
+                var prefix = VirtualTerminal(columns: from, rows: 24, margin: margin, newlineIsCRLF: true)
+                prefix.feed(String(characters[..<count]))
+                if (prefix.cursorRow, prefix.cursorColumn) == (screen.cursorRow, screen.cursorColumn) {
+                    cat = prefix
+                    rest = String(characters[count...])
+                    break
+                }
+            }
+        }
         switch kind {
         case .reflowing:
             screen = screen.reflowed(columns: to, rows: 24)
@@ -48,6 +65,10 @@ struct ResizeTests {
         }
         // kitty 0.26 leaves the cursor one cell short of its place after some reflows.
         if leftShort { screen.feed("\u{1B}[D") }
+        // kitty 0.26 leaves a cursor whose place is a whole number of rows on the last cell, not after it.
+        if dropsPendingWrap && screen.pendingWrap { screen.feed("\u{1B}[\(to)G") }
+        if dropsPendingWrap && cat.pendingWrap { cat.feed("\u{1B}[\(to)G") }
+        cat.feed(rest)
         out = SessionOutput()
         session.resize(columns: to, rows: 24, into: &out)
         screen.feed(out.bytes)
@@ -132,6 +153,22 @@ struct ResizeTests {
             let (typewrite, cat, _) = Self.run(text, from: from, to: to, at: time, leftShort: true)
             #expect(Self.fadeColours(typewrite).isEmpty, "\(from)→\(to) at \(time): left fading: \(Self.fadeColours(typewrite))")
             #expect(typewrite.text == cat.text, "\(from)→\(to) at \(time): \(typewrite.diff(cat) ?? "")")
+        }
+    }
+
+    @Test("a cursor after a whole number of rows left on the last cell (kitty): the cells settle",
+          arguments: [(31, false), (33, false), (34, false), (35, false), (31, true), (34, true), (35, true)])
+    func rowFilledExactly(to: Int, named: Bool) {
+        // emulator-actions kitty seed 12 try 1: 90→34 with the cursor after 34 cells of a row that
+        // never wrapped; kitty reported the last column, which a terminal that cuts rows off
+        // (xterm) reports too — there both leave every cell where it was. Where the cursor was
+        // after two rows' worth, the two put the cells in different places: only a terminal named
+        // kitty by the environment settles them (unnamed: up to 0.45 s, the first row).
+        let text = "look 生き物たち low creatures sea back tide daily a twice tide\n"
+        for time in stride(from: 0.2, through: named ? 0.8 : 0.45, by: 0.0125) {
+            let (typewrite, cat, _) = Self.run(text, from: 90, to: to, at: time, named: named, dropsPendingWrap: true)
+            #expect(Self.fadeColours(typewrite).isEmpty, "90→\(to) at \(time): left fading: \(Self.fadeColours(typewrite))")
+            #expect(typewrite.text == cat.text, "90→\(to) at \(time): \(typewrite.diff(cat) ?? "")")
         }
     }
 

@@ -158,12 +158,15 @@ extension FadeRenderer {
             restorePen(into: &out)
             framing.movedCursor = true
             framing.end(into: &out)
-        case .reflowed(let places, let cursor, let lineOffset):
+        case .reflowed(let places, let cursor, let lineOffset, let leftOnLastCell):
             // Every cell is drawn at its place by absolute column, and the cursor put after the
             // last: right whether or not the terminal left the cursor short.
             framing.begin(at: out.count)
             if live.settle(at: places, cursor: cursor, columns: r.columns, colors: &colors, pens: &pens,
                            penIsUnknown: model.penIsUnknown, into: &out) {
+                // Where the terminal left it on the last cell, not in pending wrap, it goes back
+                // there: the text after it lands where it lands after cat's.
+                if leftOnLastCell { ControlSequence.append(&out, r.columns, final: ControlSequence.cha, always: true) }
                 restorePen(into: &out)
                 framing.movedCursor = true
                 framing.end(into: &out)
@@ -185,8 +188,9 @@ extension FadeRenderer {
         case inPlace(column: Int, lineOffset: Int?)
         /// Where they were, the rows cut at the new margin, the cursor clamped to `column`.
         case cutOff(column: Int)
-        /// Moved along the logical line to `places`, the cursor to `cursor` (`columns`: pending wrap).
-        case reflowed(places: [LiveRegion.Place], cursor: Int, lineOffset: Int?)
+        /// Moved along the logical line to `places`, the cursor to `cursor` (`columns`: pending wrap;
+        /// `leftOnLastCell`: the terminal put it on the last cell instead, as kitty does).
+        case reflowed(places: [LiveRegion.Place], cursor: Int, lineOffset: Int?, leftOnLastCell: Bool)
         /// Not certain: left as drawn.
         case lost
     }
@@ -214,21 +218,28 @@ extension FadeRenderer {
             // Reflowing terminals part ways here: the cells are left as drawn.
             return .lost
         }
+        // Where a reflow would have put the cells, the cursor right after the last of them (at
+        // the last column it may be in pending wrap, after it: only where the logical line, or a
+        // report past the column, says which).
+        let cursor = layout?.cursor ?? (wrapsPending && now >= r.columns - 1 ? r.columns : now)
+        let places = layout?.places
+            ?? (lineKnown ? nil : live.placesAfterReflow(cursor: cursor, anchor: r.anchor, columns: r.columns))
         if now == kept && clamped {
-            // Either kind of terminal would report this column, with the cells in different
-            // places: writing them in either would garble the other.
-            return reflowFits ? .lost : .cutOff(column: now)
+            guard reflowFits, let places else { return .cutOff(column: now) }
+            // Both kinds of terminal would report this column (kitty leaves a cursor whose place
+            // is a whole number of rows on the last cell, as xterm's cut does). Where the reflow
+            // left every cell where it was — the row held them all and never wrapped — the two
+            // agree; elsewhere the cells are in different places, and writing them in either
+            // would garble the other, unless the environment names a terminal that reflows.
+            if zip(places, live.cells).allSatisfy({ $0.up == 0 && $0.column == $1.column }) { return .cutOff(column: now) }
+            guard configuration.reflow == .cutsCells, cursor == r.columns else { return .lost }
+            return .reflowed(places: places, cursor: cursor, lineOffset: nil, leftOnLastCell: true)
         }
         guard now < r.columns - 1 || reflowFits || now == r.columns else { return .lost }
         // Moved with the cursor (a terminal that keeps rows would not have moved it): the cells
-        // are the ones just before it. At the last column the cursor may be in pending wrap,
-        // after it: only where the logical line (or a report past the column) says which.
-        let cursor = layout?.cursor ?? (wrapsPending && now >= r.columns - 1 ? r.columns : now)
-        guard let places = layout?.places
-                ?? (lineKnown ? nil : live.placesAfterReflow(cursor: cursor, anchor: r.anchor, columns: r.columns)) else {
-            return .lost
-        }
-        return .reflowed(places: places, cursor: cursor, lineOffset: reflowed == now ? r.lineOffset : nil)
+        // are the ones just before it.
+        guard let places else { return .lost }
+        return .reflowed(places: places, cursor: cursor, lineOffset: reflowed == now ? r.lineOffset : nil, leftOnLastCell: false)
     }
 
     /// Whether a terminal may have left the cursor one cell short of its place after the resize
