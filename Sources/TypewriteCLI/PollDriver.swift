@@ -99,8 +99,8 @@ package struct PollDriver {
     /// Output made before a signal arrived and not written yet: it goes out after the signal is
     /// handled, behind the erasure of the key's echo.
     private var held = SessionOutput()
-    /// NOFLSH was set by `keepQueues` and is to be cleared.
-    private var keepsQueues = false
+    /// What `keepQueues` changed in the terminal's modes, to be put back.
+    private var keptQueues: System.KeptQueues?
     /// A key on the terminal (Ctrl-C, Ctrl-\) ended the run.
     private var endedByKey = false
     /// Whether the current input goes to the output inside the kernel (`System.copyInKernel`):
@@ -128,20 +128,29 @@ package struct PollDriver {
     /// While the fade runs on the controlling terminal, the tty keeps what typewrite wrote when a
     /// key sends a signal (NOFLSH): the line discipline would otherwise discard frames the
     /// terminal had not read yet, and typewrite, which goes on writing after Ctrl-C or Ctrl-Z,
-    /// would continue after text the screen never got. Only in the terminal's foreground (a
-    /// background process changing the settings is stopped by SIGTTOU).
+    /// would continue after text the screen never got. Unless the text is read from that
+    /// terminal, its echo is off meanwhile: keys typed while cells fade stay typed ahead for the
+    /// shell instead of landing inside the text, and Ctrl-C's `^C` is written after the text by
+    /// typewrite. Only in the terminal's foreground (a background process changing the settings
+    /// is stopped by SIGTTOU).
     private mutating func keepQueues(_ session: Session) {
         guard session.isAnimated, setup.signals != nil, System.isControllingTerminal(setup.output),
               System.isForegroundProcessGroup(setup.output) else { return }
-        keepsQueues = System.keepQueuesOnSignalKeys(setup.output)
+        keptQueues = System.keepQueuesOnSignalKeys(setup.output, quietEcho: !readsTerminal)
     }
 
-    /// Puts NOFLSH back as it was; after a key's signal, first discards the keys typed before it,
-    /// as the tty would have without NOFLSH.
+    /// Whether an input is the terminal itself (`-` with standard input a terminal): the user
+    /// types the text, and sees it as typed.
+    private var readsTerminal: Bool {
+        setup.inputs.contains { if case .file("-") = $0 { System.isTerminal(System.standardInput) } else { false } }
+    }
+
+    /// Puts NOFLSH and the echo back as they were; after a key's signal, first discards the keys
+    /// typed before it, as the tty would have without NOFLSH.
     private mutating func releaseQueues(discardTypedAhead: Bool) {
-        guard keepsQueues else { return }
-        System.releaseQueuesOnSignalKeys(setup.output, discardTypedAhead: discardTypedAhead)
-        keepsQueues = false
+        guard let kept = keptQueues else { return }
+        System.releaseQueuesOnSignalKeys(setup.output, kept, discardTypedAhead: discardTypedAhead)
+        keptQueues = nil
     }
 
     private mutating func loop(_ session: inout Session) -> Outcome {
@@ -430,7 +439,7 @@ package struct PollDriver {
         // writes right after it sends the signal, reach the terminal before typewrite writes.
         var echo: KeyEcho?
         if fromTerminal && session.isAnimated {
-            echo = System.keyEcho(for: signo, terminal: setup.output, userMode: colorQuery?.savedMode ?? cursorQuery?.savedMode ?? keyMode)
+            echo = System.keyEcho(for: signo, terminal: setup.output, userMode: keptQueues?.user ?? colorQuery?.savedMode ?? cursorQuery?.savedMode ?? keyMode)
             if echo?.landed == true { _ = System.poll([], timeout: Self.echoWait) }
         }
         if !held.isEmpty {

@@ -19,7 +19,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ptyrun import MONO, Run, Screen, plain_text_of, proc_cpu_ticks, proc_state  # noqa: E402
+from ptyrun import MONO, Run, Screen, plain_text_of, proc_cpu_ticks, proc_state, set_nonblocking  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -293,6 +293,49 @@ def check_key_with_full_queue(tw):
     elif not plain_text_of(data).startswith(text[:-2]):
         at = next(i for i, (x, y) in enumerate(zip(text, plain_text_of(data))) if x != y)
         problems.append("text lost or doubled at byte %d: ...%r" % (at, text[max(0, at - 40):at + 40]))
+    if after != before:
+        problems.append("tty settings changed: lflag %#x, was %#x" % (after[3], before[3]))
+    return "; ".join(problems) or None
+
+
+def check_keys_typed_mid_fade(tw):
+    """Keys typed while text fades (not signal keys). With the tty's echo on they land inside the
+    text, where the next repaint, which counts only its own cells, garbles them. The echo is off
+    while typewrite animates: the screen holds the text alone, the keys wait unread for the shell
+    (a partly typed line and a whole one), and the tty's settings are put back as they were."""
+    import termios, tty
+    a = prose(400, seed=4)
+    r = Run([tw, "--cps", "300"], stdout="pty", env=base_env(TYPEWRITE_QUERY_COLORS="never"), echo=True).start()
+    before = r.initial_attrs
+    r.feed_schedule([(0, a[:200]), (0.6, a[200:])], eof=True)
+    r.pump(0.4)
+    os.write(r.master, b"echo typed")
+    r.pump(0.4)
+    os.write(r.master, b" ahead\rls")  # Enter (ICRNL), then a line not ended
+    r.pump_until(r.exited, 10)
+    r.wait(3)
+    after = termios.tcgetattr(r.slave)
+    tty.setraw(r.slave, termios.TCSANOW)  # not TCSAFLUSH: that would discard the keys looked for
+    left = b""
+    set_nonblocking(r.slave)
+    try:
+        while True:
+            chunk = os.read(r.slave, 4096)
+            if not chunk:
+                break
+            left += chunk
+    except BlockingIOError:
+        pass
+    r.close()
+    problems = []
+    if r.status != 0:
+        problems.append("status %s" % r.status)
+    s = Screen()
+    s.feed(r.output)
+    if s.text() != plain_text_of(a):
+        problems.append("the screen is not the text alone: ...%r" % s.text()[-80:])
+    if left != b"echo typed ahead\nls":
+        problems.append("keys left unread: %r, typed b'echo typed ahead\\nls'" % left)
     if after != before:
         problems.append("tty settings changed: lflag %#x, was %#x" % (after[3], before[3]))
     return "; ".join(problems) or None
@@ -661,6 +704,7 @@ def all_checks(tw):
         args=["--cps", "80", "--max-lag", "inf"])
     add("SIGINT with the input's OSC 8 link open: left open as cat leaves it", check_signal_mid_fade, signal.SIGINT, osc8=True)
     add("Ctrl-C with the terminal's queue full: no text lost, ^C after it, tty settings kept", check_key_with_full_queue)
+    add("keys typed mid-fade: not echoed into the text, left typed ahead, tty settings kept", check_keys_typed_mid_fade)
     add("SIGHUP: dies quietly by SIGHUP", check_sighup)
     add("SIGHUP ignored at start (nohup) stays ignored", check_inherited_ignore, signal.SIGHUP)
     add("SIGINT ignored at start (script's cmd &) stays ignored", check_inherited_ignore, signal.SIGINT)

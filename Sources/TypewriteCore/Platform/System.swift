@@ -387,32 +387,48 @@ extension System {
         return SavedTerminalMode(settings: saved)
     }
 
+    /// What `keepQueuesOnSignalKeys` changed in the tty's local modes, for
+    /// `releaseQueuesOnSignalKeys` to put back, and the user's settings before it.
+    package struct KeptQueues: Sendable {
+        /// The `c_lflag` bits changed.
+        fileprivate var changed: tcflag_t
+        /// The settings before: the mode a key's echo is judged by (`keyEcho`).
+        package var user: SavedTerminalMode
+    }
+
     /// Keeps the tty from discarding its queues when a key sends a signal: sets NOFLSH
     /// (`tcsetattr(TCSANOW)`, termios(3)). Without it the line discipline, as it sends SIGINT,
     /// SIGQUIT or SIGTSTP for a key, throws away the output written but not yet read by the
     /// terminal, so the screen loses text the writer believes shown
-    /// (`docs/terminals.md#the-ttys-echo`).
-    /// - Returns: true when NOFLSH was set here (it was clear), false when it was already set or
-    ///   the settings cannot be read or changed.
-    package static func keepQueuesOnSignalKeys(_ fd: Int32) -> Bool {
+    /// (`docs/terminals.md#the-ttys-echo`). With `quietEcho` it also clears ECHO and ECHONL, as
+    /// less does: a key typed while cells fade would otherwise be echoed into the text, where the
+    /// next repaint, which counts only its own cells, garbles it. The keys stay in the input
+    /// queue, typed ahead for whatever reads the terminal next (`docs/terminals.md#typed-keys`).
+    /// - Returns: what was changed, or nil when nothing was (NOFLSH already set and no echo to
+    ///   quiet) or the settings cannot be read or changed.
+    package static func keepQueuesOnSignalKeys(_ fd: Int32, quietEcho: Bool) -> KeptQueues? {
         var settings = termios()
-        guard tcgetattr(fd, &settings) == 0, settings.c_lflag & tcflag_t(NOFLSH) == 0 else { return false }
+        guard tcgetattr(fd, &settings) == 0 else { return nil }
+        let user = settings
         settings.c_lflag |= tcflag_t(NOFLSH)
+        if quietEcho { settings.c_lflag &= ~tcflag_t(ECHO | ECHONL) }
+        let changed = settings.c_lflag ^ user.c_lflag
+        guard changed != 0 else { return nil }
         while tcsetattr(fd, TCSANOW, &settings) != 0 {
-            if errno != EINTR { return false }
+            if errno != EINTR { return nil }
         }
-        return true
+        return KeptQueues(changed: changed, user: SavedTerminalMode(settings: user))
     }
 
-    /// Clears NOFLSH again (after `keepQueuesOnSignalKeys` set it), leaving every other setting
-    /// as it is now; with `discardTypedAhead`, first discards the keys typed and not read
+    /// Puts back what `keepQueuesOnSignalKeys` changed (`kept`), leaving every other setting as
+    /// it is now; with `discardTypedAhead`, first discards the keys typed and not read
     /// (`tcflush(TCIFLUSH)`), as the tty would have when the key came. Failures are ignored (the
     /// terminal may be gone).
-    package static func releaseQueuesOnSignalKeys(_ fd: Int32, discardTypedAhead: Bool) {
+    package static func releaseQueuesOnSignalKeys(_ fd: Int32, _ kept: KeptQueues, discardTypedAhead: Bool) {
         if discardTypedAhead { _ = tcflush(fd, TCIFLUSH) }
         var settings = termios()
         guard tcgetattr(fd, &settings) == 0 else { return }
-        settings.c_lflag &= ~tcflag_t(NOFLSH)
+        settings.c_lflag = (settings.c_lflag & ~kept.changed) | (kept.user.settings.c_lflag & kept.changed)
         while tcsetattr(fd, TCSANOW, &settings) != 0 && errno == EINTR {}
     }
 
