@@ -70,10 +70,13 @@ package struct PollDriver {
     /// How long the loop lets the tty's echo of a signal's key reach the terminal before it
     /// writes, in seconds.
     static let echoWait: Seconds = 0.001
+    /// How often a run that holds no terminal modes checks whether it is now in the foreground,
+    /// in seconds.
+    static let foregroundCheckInterval: Seconds = 0.25
     /// Bytes copied at a time inside the kernel in plain mode (see `copiesInKernel`).
     static let kernelCopySize = 1024 * 1024
 
-    private var setup: Setup
+    var setup: Setup
     private var nextInput = 0
     private var current: (file: InputFile, name: String)?
     private var demo: (script: DemoScript, next: Int, due: Seconds)?
@@ -100,7 +103,10 @@ package struct PollDriver {
     /// handled, behind the erasure of the key's echo.
     private var held = SessionOutput()
     /// What `keepQueues` changed in the terminal's modes, to be put back.
-    private var keptQueues: System.KeptQueues?
+    var keptQueues: System.KeptQueues?
+    /// When `keepQueues` is next tried while it holds nothing (the job may have been brought to
+    /// the foreground).
+    private var queuesCheckDue: Seconds = 0
     /// A key on the terminal (Ctrl-C, Ctrl-\) ended the run.
     private var endedByKey = false
     /// Whether the current input goes to the output inside the kernel (`System.copyInKernel`):
@@ -123,34 +129,6 @@ package struct PollDriver {
         // Last: the queries' and the prompt's saved modes carry NOFLSH.
         releaseQueues(discardTypedAhead: endedByKey)
         return outcome
-    }
-
-    /// While the fade runs on the controlling terminal, the tty keeps what typewrite wrote when a
-    /// key sends a signal (NOFLSH): the line discipline would otherwise discard frames the
-    /// terminal had not read yet, and typewrite, which goes on writing after Ctrl-C or Ctrl-Z,
-    /// would continue after text the screen never got. Unless the text is read from that
-    /// terminal, its echo is off meanwhile: keys typed while cells fade stay typed ahead for the
-    /// shell instead of landing inside the text, and Ctrl-C's `^C` is written after the text by
-    /// typewrite. Only in the terminal's foreground (a background process changing the settings
-    /// is stopped by SIGTTOU).
-    private mutating func keepQueues(_ session: Session) {
-        guard session.isAnimated, setup.signals != nil, System.isControllingTerminal(setup.output),
-              System.isForegroundProcessGroup(setup.output) else { return }
-        keptQueues = System.keepQueuesOnSignalKeys(setup.output, quietEcho: !readsTerminal)
-    }
-
-    /// Whether an input is the terminal itself (`-` with standard input a terminal): the user
-    /// types the text, and sees it as typed.
-    private var readsTerminal: Bool {
-        setup.inputs.contains { if case .file("-") = $0 { System.isTerminal(System.standardInput) } else { false } }
-    }
-
-    /// Puts NOFLSH and the echo back as they were; after a key's signal, first discards the keys
-    /// typed before it, as the tty would have without NOFLSH.
-    private mutating func releaseQueues(discardTypedAhead: Bool) {
-        guard let kept = keptQueues else { return }
-        System.releaseQueuesOnSignalKeys(setup.output, kept, discardTypedAhead: discardTypedAhead)
-        keptQueues = nil
     }
 
     private mutating func loop(_ session: inout Session) -> Outcome {
@@ -176,6 +154,11 @@ package struct PollDriver {
                 out.removeAll()
                 if let response = handleSignals(signals, &session, at: now, out: &out) { return response }
                 continue
+            }
+            if keptQueues == nil, now >= queuesCheckDue {
+                // Brought to the foreground by `fg` while running: the shell sends no signal then.
+                queuesCheckDue = now + Self.foregroundCheckInterval
+                keepQueues(session)
             }
             if !held.isEmpty {
                 held.append(out)
@@ -429,6 +412,7 @@ package struct PollDriver {
             return nil
         }
         guard let signal = SessionSignal(posixNumber: signo) else { return nil }
+        if signal == .resume { keepQueues(session) }
         if signal == .resume, session.awaitsKeys, keyMode != nil, let keyboard = setup.keyboard {
             // Stopped without our knowing (SIGSTOP): the shell may have reset the terminal.
             let stillOurs = System.isForegroundProcessGroup(keyboard) && (try? System.enterKeyMode(keyboard)) != nil

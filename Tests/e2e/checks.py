@@ -308,7 +308,8 @@ def check_keys_typed_mid_fade(tw):
     r = Run([tw, "--cps", "300"], stdout="pty", env=base_env(TYPEWRITE_QUERY_COLORS="never"), echo=True).start()
     before = r.initial_attrs
     r.feed_schedule([(0, a[:200]), (0.6, a[200:])], eof=True)
-    r.pump(0.4)
+    r.pump_until(lambda: len(r.output) > 0, 5)  # typewrite has started (its modes are set first)
+    r.pump(0.2)
     os.write(r.master, b"echo typed")
     r.pump(0.4)
     os.write(r.master, b" ahead\rls")  # Enter (ICRNL), then a line not ended

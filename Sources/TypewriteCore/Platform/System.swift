@@ -420,6 +420,17 @@ extension System {
         return KeptQueues(changed: changed, user: SavedTerminalMode(settings: user))
     }
 
+    /// After a stop typewrite did not see, or a move to the foreground (SIGCONT): `kept` while
+    /// the bits it changed still read as it left them, else (the shell put its own mode back)
+    /// `keepQueuesOnSignalKeys` again, from the mode now in effect.
+    package static func keepQueuesAgain(_ fd: Int32, _ kept: KeptQueues, quietEcho: Bool) -> KeptQueues? {
+        var settings = termios()
+        guard tcgetattr(fd, &settings) == 0 else { return kept }
+        let ours = kept.user.settings.c_lflag ^ kept.changed
+        if settings.c_lflag & kept.changed == ours & kept.changed { return kept }
+        return keepQueuesOnSignalKeys(fd, quietEcho: quietEcho)
+    }
+
     /// Puts back what `keepQueuesOnSignalKeys` changed (`kept`), leaving every other setting as
     /// it is now; with `discardTypedAhead`, first discards the keys typed and not read
     /// (`tcflush(TCIFLUSH)`), as the tty would have when the key came. Failures are ignored (the
