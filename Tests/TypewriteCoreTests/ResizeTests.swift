@@ -13,13 +13,14 @@ struct ResizeTests {
     /// columns at `at` seconds, answers the cursor query as the terminal would, and runs on until
     /// the renderer is done. Returns typewrite's screen and cat's after the same resize.
     static func run(_ text: String, from: Int, to: Int, at: Seconds, terminal kind: Terminal = .reflowing,
-                    cps: Double = 80, named: Bool = false, leftShort: Bool = false, dropsPendingWrap: Bool = false)
+                    cps: Double = 80, named: Bool = false, leftShort: Bool = false, dropsPendingWrap: Bool = false,
+                    inFlight: Bool = false)
         -> (typewrite: VirtualTerminal.Snapshot, cat: VirtualTerminal.Snapshot, asked: Bool) {
         var configuration = FadeConfiguration()
         // `named`: the environment says the terminal is tmux (`TMUX`, `TERM=tmux-256color`).
         if named && kind == .reflowing { configuration.reflow = .wrapsWide }
-        // `dropsPendingWrap`: the environment says the terminal is kitty (`TERM=xterm-kitty`).
-        if dropsPendingWrap { configuration.reflow = named ? .cutsCells : nil }
+        // `dropsPendingWrap`, `inFlight`: `named` says the terminal is kitty (`TERM=xterm-kitty`).
+        if dropsPendingWrap || inFlight { configuration.reflow = named ? .cutsCells : nil }
         configuration.columns = from
         configuration.rows = 24
         configuration.charactersPerSecond = cps
@@ -32,14 +33,19 @@ struct ResizeTests {
         session.receive(Array(text.utf8), at: 0, into: &out)
         session.endOfInput(at: 0, into: &out)
         screen.feed(out.bytes)
-        func frames(until limit: Seconds) {
+        // `inFlight`: the last frame before the resize reaches the terminal after its reflow
+        // (kitty parses what it has read on its own schedule).
+        var held: [UInt8] = []
+        func frames(until limit: Seconds, holdingLast: Bool = false) {
             while let due = session.nextDeadline, due <= limit {
                 var out = SessionOutput()
                 session.advance(to: due, into: &out)
-                screen.feed(out.bytes)
+                guard holdingLast else { screen.feed(out.bytes); continue }
+                screen.feed(held)
+                held = out.bytes
             }
         }
-        frames(until: at)
+        frames(until: at, holdingLast: inFlight)
         // Where the resize changes what later text does (a terminal that drops pending wrap),
         // cat is resized where typewrite's text stood: after the prefix that leaves its cursor there.
         var rest = ""
@@ -63,6 +69,9 @@ struct ResizeTests {
             screen = screen.cut(columns: to)
             cat = cat.cut(columns: to)
         }
+        // kitty 0.26's BS stops at the first column, also of a row the reflow has just begun.
+        if inFlight && named { screen.backspaceReverseWraps = false }
+        screen.feed(held)
         // kitty 0.26 leaves the cursor one cell short of its place after some reflows.
         if leftShort { screen.feed("\u{1B}[D") }
         // kitty 0.26 leaves a cursor whose place is a whole number of rows on the last cell, not after it.
@@ -169,6 +178,30 @@ struct ResizeTests {
             let (typewrite, cat, _) = Self.run(text, from: 90, to: to, at: time, named: named, dropsPendingWrap: true)
             #expect(Self.fadeColours(typewrite).isEmpty, "90→\(to) at \(time): left fading: \(Self.fadeColours(typewrite))")
             #expect(typewrite.text == cat.text, "90→\(to) at \(time): \(typewrite.diff(cat) ?? "")")
+        }
+    }
+
+    @Test("a frame written before the resize and read after the reflow (kitty): its cells are drawn again in place",
+          arguments: [(80, 33), (80, 32), (80, 47), (80, 61)])
+    func frameInFlight(from: Int, to: Int) {
+        // emulator-actions kitty seed 15 try 3 and seed 17 try 6: the frame's backspaces stopped at
+        // the first column of the row the reflow had just made, and its cells were drawn from
+        // there: `sharpest lowst low`, cells left fading.
+        let text = "sea peaceful sharpest one tide look day swings sea ride sea pools in of twice in daily look "
+            + "one tide of them tide the out out them on them sharpest low peaceful daily earth\n"
+        for time in stride(from: 0.3, through: 2.2, by: 0.05) {
+            let (typewrite, cat, _) = Self.run(text, from: from, to: to, at: time, named: true, inFlight: true)
+            let check = {
+                #expect(Self.fadeColours(typewrite).isEmpty, "\(from)→\(to) at \(time): left fading: \(Self.fadeColours(typewrite))")
+                #expect(typewrite.text == cat.text, "\(from)→\(to) at \(time): \(typewrite.diff(cat) ?? "")")
+            }
+            if (from, to) == (80, 33) && abs(time - 1.4) < 0.01 {
+                // Five cells at the end of the row the text later wraps from stay fading, with or
+                // without the repair: not yet understood.
+                withKnownIssue("80→33 at 1.4 s: cells left fading at a later wrap") { check() }
+            } else {
+                check()
+            }
         }
     }
 

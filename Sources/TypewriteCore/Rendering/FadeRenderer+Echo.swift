@@ -71,7 +71,7 @@ extension FadeRenderer {
             // A second resize before the report: the cells are still where the first found them.
             let kept = (relocation?.keptWithoutReport ?? unmoved) && anchor < new - 1
             relocation = Relocation(anchor: anchor, lineOffset: relocation?.lineOffset ?? model.lineOffset, columns: new,
-                                    keptWithoutReport: kept)
+                                    keptWithoutReport: kept, inFlight: relocation == nil ? lastFrame : nil)
             return
         }
         relocation = nil
@@ -141,6 +141,12 @@ extension FadeRenderer {
             case .cutOff, .lost: break
             }
         }
+        if case .lost = found, let frame = r.inFlight, readAfterReflow(frame, r, reported: now),
+           live.reinstate(frame.dropped), let places = live.placesAfterReflow(cursor: frame.cursor(columns: r.columns),
+                                                                             anchor: r.anchor, columns: r.columns) {
+            let cursor = frame.cursor(columns: r.columns)
+            found = .reflowed(places: places, cursor: cursor, lineOffset: r.lineOffset, finish: .erasing(now - cursor))
+        }
         switch found {
         case .inPlace(let column, let lineOffset):
             // In place (or reflowed with the same column, which leaves the same cells before it:
@@ -158,7 +164,7 @@ extension FadeRenderer {
             restorePen(into: &out)
             framing.movedCursor = true
             framing.end(into: &out)
-        case .reflowed(let places, let cursor, let lineOffset, let leftOnLastCell):
+        case .reflowed(let places, let cursor, let lineOffset, let finish):
             // Every cell is drawn at its place by absolute column, and the cursor put after the
             // last: right whether or not the terminal left the cursor short.
             framing.begin(at: out.count)
@@ -166,7 +172,15 @@ extension FadeRenderer {
                            penIsUnknown: model.penIsUnknown, into: &out) {
                 // Where the terminal left it on the last cell, not in pending wrap, it goes back
                 // there: the text after it lands where it lands after cat's.
-                if leftOnLastCell { ControlSequence.append(&out, r.columns, final: ControlSequence.cha, always: true) }
+                switch finish {
+                case .asDrawn: break
+                case .onLastCell: ControlSequence.append(&out, r.columns, final: ControlSequence.cha, always: true)
+                case .erasing(let count):
+                    // What the frame wrote past the cursor, in the default colours (as never written);
+                    // ECH, not EL, which would reach the row's last cell, where kitty keeps its wrap.
+                    out += Array("\u{1B}[0m".utf8)
+                    ControlSequence.append(&out, count, final: ControlSequence.ech)
+                }
                 restorePen(into: &out)
                 framing.movedCursor = true
                 framing.end(into: &out)
@@ -188,11 +202,20 @@ extension FadeRenderer {
         case inPlace(column: Int, lineOffset: Int?)
         /// Where they were, the rows cut at the new margin, the cursor clamped to `column`.
         case cutOff(column: Int)
-        /// Moved along the logical line to `places`, the cursor to `cursor` (`columns`: pending wrap;
-        /// `leftOnLastCell`: the terminal put it on the last cell instead, as kitty does).
-        case reflowed(places: [LiveRegion.Place], cursor: Int, lineOffset: Int?, leftOnLastCell: Bool)
+        /// Moved along the logical line to `places`, the cursor to `cursor` (`columns`: pending wrap).
+        case reflowed(places: [LiveRegion.Place], cursor: Int, lineOffset: Int?, finish: Finish)
         /// Not certain: left as drawn.
         case lost
+    }
+
+    /// What follows drawing the cells at their places after a reflow.
+    enum Finish {
+        /// Nothing: the cursor is after the last of them.
+        case asDrawn
+        /// The cursor goes back onto the last cell, not into pending wrap, where kitty left it.
+        case onLastCell
+        /// `count` cells after the cursor are erased: a frame read after the reflow drew them.
+        case erasing(Int)
     }
 
     /// Where each kind of terminal would have put the cursor, against the column `now` reported:
@@ -232,14 +255,32 @@ extension FadeRenderer {
             // agree; elsewhere the cells are in different places, and writing them in either
             // would garble the other, unless the environment names a terminal that reflows.
             if zip(places, live.cells).allSatisfy({ $0.up == 0 && $0.column == $1.column }) { return .cutOff(column: now) }
-            guard configuration.reflow == .cutsCells, cursor == r.columns else { return .lost }
-            return .reflowed(places: places, cursor: cursor, lineOffset: nil, leftOnLastCell: true)
+            guard configuration.reflow == .cutsCells else { return .lost }
+            if cursor == r.columns { return .reflowed(places: places, cursor: cursor, lineOffset: nil, finish: .onLastCell) }
+            return .reflowed(places: places, cursor: cursor, lineOffset: reflowed == now ? r.lineOffset : nil, finish: .asDrawn)
         }
         guard now < r.columns - 1 || reflowFits || now == r.columns else { return .lost }
         // Moved with the cursor (a terminal that keeps rows would not have moved it): the cells
         // are the ones just before it.
         guard let places else { return .lost }
-        return .reflowed(places: places, cursor: cursor, lineOffset: reflowed == now ? r.lineOffset : nil, leftOnLastCell: false)
+        return .reflowed(places: places, cursor: cursor, lineOffset: reflowed == now ? r.lineOffset : nil, finish: .asDrawn)
+    }
+
+    /// Whether the last frame before the resize (`frame`) was read by the terminal after its
+    /// reflow, as kitty can (`docs/terminals.md#resize-and-reflow`): its backspaces stopped at the
+    /// first column of the row the reflow had just begun, and its cells were drawn from there,
+    /// leaving the cursor after them at the `reported` column. Then every cell of that row is one
+    /// the frame drew (drawn again at its place) and what lies after the cursor is the frame's
+    /// (erased). Only where the environment names kitty, the line is known, nothing was ahead of
+    /// the cursor on its row, and no other layout fits the report.
+    func readAfterReflow(_ frame: Frame, _ r: Relocation, reported now: Int) -> Bool {
+        guard configuration.reflow == .cutsCells, let after = r.lineOffset, !row.movedBack,
+              frame.lineOffsetBefore + frame.advance == after else { return false }
+        let start = frame.lineOffsetBefore % r.columns  // the cursor's column after the reflow
+        let written = frame.backspaces + frame.advance
+        let cursor = frame.cursor(columns: r.columns)
+        return start > 0 && frame.backspaces > start && written < r.columns && now == written && cursor >= 0 && cursor < r.columns
+            && r.anchor - ((frame.dropped.first ?? live.cells.first)?.column ?? r.anchor) >= cursor
     }
 
     /// Whether a terminal may have left the cursor one cell short of its place after the resize

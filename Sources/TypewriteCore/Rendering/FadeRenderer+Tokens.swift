@@ -9,6 +9,8 @@ extension FadeRenderer {
     mutating func render(front: Double, finishing: Bool, settledUpTo: Int, moves: LiveRegion.Moves = .relative,
                                  into out: inout [UInt8]) {
         if out.isEmpty { noteRest() }
+        let frameStart = out.count, offsetBefore = model.lineOffset
+        defer { noteFrame(out[frameStart...], from: offsetBefore) }
         framing.begin(at: out.count)
         if markdown.repaintRestyled(model: model, screenRows: ahead.rows, mayMove: restylesMayMove, live: &live, row: &row,
                                     pens: &pens, colors: colors, into: &out) {
@@ -107,6 +109,36 @@ extension FadeRenderer {
         restorePen(into: &out)
         framing.end(into: &out)
         stream.discardTaken()
+    }
+
+    /// Describes the frame `bytes` (`Frame`), written from `offsetBefore` in the cursor's logical
+    /// line, or forgets the last frame when it cannot be described.
+    mutating func noteFrame(_ bytes: ArraySlice<UInt8>, from offsetBefore: Int?) {
+        lastFrame = nil
+        guard let before = offsetBefore, let after = model.lineOffset, !bytes.isEmpty else { return }
+        var i = bytes.startIndex
+        let begin = ControlSequence.synchronizedOutputBegin
+        if bytes[i...].starts(with: begin) { i += begin.count }
+        var backspaces = 0
+        while i < bytes.endIndex, bytes[i] == 0x08 { backspaces += 1; i += 1 }
+        // The rest writes cells and sets pens (SGR, OSC 8) only.
+        var inSequence = false
+        while i < bytes.endIndex {
+            let byte = bytes[i]
+            if inSequence {
+                if (0x40...0x7E).contains(byte) {
+                    inSequence = false
+                    if byte != UInt8(ascii: "m") && byte != UInt8(ascii: "h") && byte != UInt8(ascii: "l") { return }
+                }
+            } else if byte == 0x1B, i + 1 < bytes.endIndex, bytes[i + 1] == UInt8(ascii: "[") {
+                inSequence = true
+                i += 1
+            } else if byte < 0x20 && byte != 0x1B && byte != 0x07 {
+                return  // BS, CR, LF, TAB: other motion
+            }
+            i += 1
+        }
+        lastFrame = Frame(lineOffsetBefore: before, backspaces: backspaces, advance: after - before, dropped: live.droppedByLastPaint)
     }
 
     // MARK: Writing cells

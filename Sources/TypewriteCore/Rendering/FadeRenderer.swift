@@ -58,7 +58,26 @@ package struct FadeRenderer: Sendable {
         /// wrapped and the cursor is left of both margins. Without a report they are taken to be
         /// there; a report can still show the cursor a cell short (kitty).
         var keptWithoutReport: Bool
+        /// The last frame written before the resize, which the terminal may have read after it.
+        var inFlight: Frame? = nil
     }
+
+    /// A frame's motion along its logical line: back `backspaces` cells (BS, one run at its
+    /// start), then `backspaces + advance` cells written, from `lineOffsetBefore`. Only a frame
+    /// with no other motion (no CR, LF or cursor sequence) is described.
+    struct Frame {
+        var lineOffsetBefore: Int
+        var backspaces: Int
+        var advance: Int
+        /// The cells it drew settled and the live region stopped keeping.
+        var dropped: [LiveRegion.Cell]
+
+        /// Where the cursor is after it, in a row `columns` wide, read before a reflow to that width.
+        func cursor(columns: Int) -> Int { lineOffsetBefore % columns + advance }
+    }
+
+    /// The last frame written, when `Frame` describes it.
+    var lastFrame: Frame?
 
     struct Rest {
         var column: Int?

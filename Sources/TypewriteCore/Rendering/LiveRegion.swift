@@ -46,6 +46,18 @@ struct LiveRegion: Sendable {
 
     var isEmpty: Bool { cells.isEmpty && bytes.isEmpty }
 
+    /// The cells the last repaint drew settled and stopped keeping (those it wrote before the
+    /// first still fading).
+    private(set) var droppedByLastPaint: [Cell] = []
+
+    /// Keeps `dropped` (`droppedByLastPaint`) again, before the others, to draw them once more.
+    /// - Returns: false, changing nothing, when their bytes are no longer kept.
+    mutating func reinstate(_ dropped: [Cell]) -> Bool {
+        guard !cells.isEmpty, dropped.allSatisfy({ $0.range.upperBound <= bytes.count }) else { return false }
+        cells.insert(contentsOf: dropped, at: 0)
+        return true
+    }
+
     /// Whether some cell is still short of its final style.
     var isFading: Bool { cells.contains { $0.code != ColorRamp.settled } }
 
@@ -201,6 +213,7 @@ struct LiveRegion: Sendable {
             codes.append(levels[i] == cell.level && cell.code != Self.repaintCode
                          ? cell.code : colors.code(level: levels[i], from: cell.from, to: cell.to))
         }
+        droppedByLastPaint = []
         guard let firstWrite = (first..<cells.count).first(where: { codes[$0] != cells[$0].code }) else {
             for i in first..<cells.count { cells[i].level = levels[i] }
             return false
@@ -226,6 +239,7 @@ struct LiveRegion: Sendable {
         }
         // Settled cells at the start of the row no longer need to be kept.
         if let keep = cells.firstIndex(where: { $0.code != ColorRamp.settled }) {
+            droppedByLastPaint = Array(cells[firstWrite..<max(firstWrite, keep)])
             if keep > 0 { cells.removeFirst(keep) }
         } else {
             removeAll()

@@ -231,6 +231,9 @@ struct VirtualTerminal: Sendable {
     /// Screen-relative cursor row, 0..<rows.
     private(set) var screenRow = 0
     private(set) var pendingWrap = false
+    /// `.tmux` only: BS at the first column goes to the end of a soft-wrapped row above (tmux,
+    /// kitty from 0.43); false for kitty 0.26, where it stays (`docs/terminals.md#backspace-at-column-0`).
+    var backspaceReverseWraps = true
     private(set) var cursorVisible = true
     private(set) var autowrap = true
     private(set) var originMode = false
@@ -618,7 +621,7 @@ struct VirtualTerminal: Sendable {
         }
         if cursorColumn > 0 {
             cursorColumn -= 1
-        } else if margin == .tmux, screenRow > 0, screen[screenRow - 1].softWrapped {
+        } else if margin == .tmux, backspaceReverseWraps, screenRow > 0, screen[screenRow - 1].softWrapped {
             screenRow -= 1
             cursorColumn = columns - 1
         }
