@@ -178,7 +178,7 @@ extension FadeRenderer {
                 case .erasing(let count):
                     // What the frame wrote past the cursor, in the default colours (as never written);
                     // ECH, not EL, which would reach the row's last cell, where kitty keeps its wrap.
-                    out += Array("\u{1B}[0m".utf8)
+                    pens.reset(terminalPenIsUnknown: model.penIsUnknown, into: &out)
                     ControlSequence.append(&out, count, final: ControlSequence.ech)
                 }
                 restorePen(into: &out)

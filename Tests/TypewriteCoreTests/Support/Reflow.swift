@@ -5,7 +5,7 @@
 /// writing wraps it — a wide glyph that does not fit goes to the next row, and the cell it left
 /// blank is dropped when the rows are joined (tmux 3.3a) — each cell in its own
 /// style, and the cursor keeps its place in its logical line (`docs/terminals.md#resize-and-reflow`).
-/// Links and the pen are not carried over; tests reflow only where neither matters.
+/// The pen is carried over; links are not (tests reflow only where that does not matter).
 extension VirtualTerminal {
     func reflowed(columns newColumns: Int, rows newRows: Int) -> VirtualTerminal {
         var lines: [[Cell]] = []
@@ -64,6 +64,8 @@ extension VirtualTerminal {
             let top = max(0, terminal.lineCount - newRows)
             terminal.feed("\u{1B}[\(cursor.row - top + 1);\(cursor.column + 1)H")
         }
+        // The pen survives a resize.
+        terminal.feed(Self.sgr(style))
         return terminal
     }
 
