@@ -208,6 +208,29 @@ struct ResizeTests {
         }
     }
 
+    @Test("a frame read after the reflow, wide characters at the new row's start (kitty)",
+          arguments: [(80, 37), (80, 41), (80, 52)])
+    func wideFrameInFlight(from: Int, to: Int) {
+        // emulator-actions kitty seed 15 try 7: 80→37, `twice any 潮だまany 潮だまり`.
+        let text = "tide daily creatures at low of one one 漢字 in pools out pulls of out tide daily habitat the any "
+            + "twice any 潮だまり of low the tide on twice earth\n"
+        for time in stride(from: 0.3, through: 1.9, by: 0.05) {
+            let (typewrite, cat, _) = Self.run(text, from: from, to: to, at: time, named: true, inFlight: true)
+            let fading = typewrite.lines.flatMap { $0 }.filter { if case .rgb = $0.style.fg { true } else { false } }.map(\.text)
+            let check = {
+                #expect(fading.isEmpty, "\(from)→\(to) at \(time): left fading: \(fading)")
+                #expect(typewrite.lines == cat.lines, "\(from)→\(to) at \(time): \(typewrite.diff(cat) ?? "")")
+            }
+            if (from, to) == (80, 41) && (abs(time - 0.85) < 0.01 || abs(time - 0.9) < 0.01) {
+                // As in frameInFlight at 80→33, 1.4 s: two cells at the end of the row the text
+                // later wraps from stay fading (here after a report taken as in place).
+                withKnownIssue("80→41 at 0.85–0.9 s: cells left fading at a later wrap") { check() }
+            } else {
+                check()
+            }
+        }
+    }
+
     @Test("narrow text reflowed narrower and wider", arguments: [(80, 17), (80, 33), (30, 80), (41, 93)])
     func narrowReflowed(from: Int, to: Int) {
         let text = "sea peaceful sharpest one tide look day swings sea ride sea pools in of twice in daily look\n"

@@ -141,10 +141,8 @@ extension FadeRenderer {
             case .cutOff, .lost: break
             }
         }
-        if case .lost = found, let frame = r.inFlight, readAfterReflow(frame, r, reported: now),
-           live.reinstate(frame.dropped), let places = live.placesAfterReflow(cursor: frame.cursor(columns: r.columns),
-                                                                             anchor: r.anchor, columns: r.columns) {
-            let cursor = frame.cursor(columns: r.columns)
+        if case .lost = found, let frame = r.inFlight, let cursor = readAfterReflow(frame, r, reported: now),
+           live.reinstate(frame.dropped), let places = placesAfterLateFrame(r, cursor: cursor) {
             found = .reflowed(places: places, cursor: cursor, lineOffset: r.lineOffset, finish: .erasing(now - cursor))
         }
         switch found {
@@ -266,21 +264,45 @@ extension FadeRenderer {
         return .reflowed(places: places, cursor: cursor, lineOffset: reflowed == now ? r.lineOffset : nil, finish: .asDrawn)
     }
 
-    /// Whether the last frame before the resize (`frame`) was read by the terminal after its
-    /// reflow, as kitty can (`docs/terminals.md#resize-and-reflow`): its backspaces stopped at the
-    /// first column of the row the reflow had just begun, and its cells were drawn from there,
-    /// leaving the cursor after them at the `reported` column. Then every cell of that row is one
-    /// the frame drew (drawn again at its place) and what lies after the cursor is the frame's
-    /// (erased). Only where the environment names kitty, the line is known, nothing was ahead of
-    /// the cursor on its row, and no other layout fits the report.
-    func readAfterReflow(_ frame: Frame, _ r: Relocation, reported now: Int) -> Bool {
+    /// Where the cursor is, had the last frame before the resize (`frame`) been read in time, when
+    /// the terminal read it after its reflow, as kitty can (`docs/terminals.md#resize-and-reflow`):
+    /// its backspaces stopped at the first column of the row the reflow had just begun, and its
+    /// cells were drawn from there, leaving the cursor after them at the `reported` column. Then
+    /// every cell of that row is one the frame drew (to be drawn again at its place) and what lies
+    /// after the cursor is the frame's (to be erased). Nil unless the environment names kitty, the
+    /// line is known, nothing was ahead of the cursor on its row, and the report is that column.
+    func readAfterReflow(_ frame: Frame, _ r: Relocation, reported now: Int) -> Int? {
         guard configuration.reflow == .cutsCells, let after = r.lineOffset, !row.movedBack,
-              frame.lineOffsetBefore + frame.advance == after else { return false }
-        let start = frame.lineOffsetBefore % r.columns  // the cursor's column after the reflow
+              frame.lineOffsetBefore + frame.advance == after else { return nil }
+        // The cursor's column after the reflow, before the frame: where the row record lays out the
+        // first cell the frame added (or the cursor, when it added none), else by cells alone.
+        var start = frame.lineOffsetBefore % r.columns
+        if let layout = row.reflowed(upTo: r.anchor, columns: r.columns, as: .cutsCells) {
+            guard let place = frame.advance > 0 ? layout.places[r.anchor - frame.advance] : layout.cursor else { return nil }
+            start = place.column
+        }
         let written = frame.backspaces + frame.advance
-        let cursor = frame.cursor(columns: r.columns)
-        return start > 0 && frame.backspaces > start && written < r.columns && now == written && cursor >= 0 && cursor < r.columns
-            && r.anchor - ((frame.dropped.first ?? live.cells.first)?.column ?? r.anchor) >= cursor
+        let cursor = start + frame.advance
+        let first = (frame.dropped.first ?? live.cells.first)?.column ?? r.anchor
+        guard start > 0, frame.backspaces > start, written < r.columns, now == written, cursor < r.columns,
+              r.anchor - first >= cursor else { return nil }
+        return cursor
+    }
+
+    /// Where the cells are, the cursor at `cursor` after the last of them on its row: laid out as
+    /// kitty cuts the line where the row record knows it (wide clusters too), else from the cursor
+    /// alone (`LiveRegion.placesAfterReflow`).
+    func placesAfterLateFrame(_ r: Relocation, cursor: Int) -> [LiveRegion.Place]? {
+        guard let layout = row.reflowed(upTo: r.anchor, columns: r.columns, as: .cutsCells) else {
+            return live.placesAfterReflow(cursor: cursor, anchor: r.anchor, columns: r.columns)
+        }
+        guard layout.cursor.column == cursor else { return nil }
+        var places: [LiveRegion.Place] = []
+        for cell in live.cells {
+            guard let place = layout.places[cell.column], layout.cursor.row - place.row < (ahead.rows ?? 1) else { return nil }
+            places.append(LiveRegion.Place(up: layout.cursor.row - place.row, column: place.column))
+        }
+        return places
     }
 
     /// Whether a terminal may have left the cursor one cell short of its place after the resize
