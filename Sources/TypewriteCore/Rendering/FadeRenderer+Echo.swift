@@ -141,9 +141,15 @@ extension FadeRenderer {
             case .cutOff, .lost: break
             }
         }
-        if case .lost = found, let frame = r.inFlight, let cursor = readAfterReflow(frame, r, reported: now),
-           live.reinstate(frame.dropped), let places = placesAfterLateFrame(r, cursor: cursor) {
-            found = .reflowed(places: places, cursor: cursor, lineOffset: r.lineOffset, finish: .erasing(now - cursor))
+        if case .lost = found, let frame = r.inFlight {
+            // Laid out as kitty cuts the line where the row record knows it (wide clusters too),
+            // else placed from the cursor alone.
+            let layout = row.reflowed(upTo: r.anchor, columns: r.columns, as: .cutsCells)
+            if let cursor = readAfterReflow(frame, r, reported: now, layout: layout), layout.map({ $0.cursor.column == cursor }) ?? true,
+               live.reinstate(frame.dropped),
+               let places = layout.map(livePlaces(in:)) ?? live.placesAfterReflow(cursor: cursor, anchor: r.anchor, columns: r.columns) {
+                found = .reflowed(places: places, cursor: cursor, lineOffset: r.lineOffset, finish: .erasing(now - cursor))
+            }
         }
         switch found {
         case .inPlace(let column, let lineOffset):
@@ -271,13 +277,13 @@ extension FadeRenderer {
     /// every cell of that row is one the frame drew (to be drawn again at its place) and what lies
     /// after the cursor is the frame's (to be erased). Nil unless the environment names kitty, the
     /// line is known, nothing was ahead of the cursor on its row, and the report is that column.
-    func readAfterReflow(_ frame: Frame, _ r: Relocation, reported now: Int) -> Int? {
+    func readAfterReflow(_ frame: Frame, _ r: Relocation, reported now: Int, layout: RowRecord.Layout?) -> Int? {
         guard configuration.reflow == .cutsCells, let after = r.lineOffset, !row.movedBack,
               frame.lineOffsetBefore + frame.advance == after else { return nil }
         // The cursor's column after the reflow, before the frame: where the row record lays out the
         // first cell the frame added (or the cursor, when it added none), else by cells alone.
         var start = frame.lineOffsetBefore % r.columns
-        if let layout = row.reflowed(upTo: r.anchor, columns: r.columns, as: .cutsCells) {
+        if let layout {
             guard let place = frame.advance > 0 ? layout.places[r.anchor - frame.advance] : layout.cursor else { return nil }
             start = place.column
         }
@@ -289,14 +295,9 @@ extension FadeRenderer {
         return cursor
     }
 
-    /// Where the cells are, the cursor at `cursor` after the last of them on its row: laid out as
-    /// kitty cuts the line where the row record knows it (wide clusters too), else from the cursor
-    /// alone (`LiveRegion.placesAfterReflow`).
-    func placesAfterLateFrame(_ r: Relocation, cursor: Int) -> [LiveRegion.Place]? {
-        guard let layout = row.reflowed(upTo: r.anchor, columns: r.columns, as: .cutsCells) else {
-            return live.placesAfterReflow(cursor: cursor, anchor: r.anchor, columns: r.columns)
-        }
-        guard layout.cursor.column == cursor else { return nil }
+    /// Where the cells still fading are in `layout` (`RowRecord.reflowed`), counted up from its
+    /// cursor's row; nil when one has no place there or would be above the screen.
+    func livePlaces(in layout: RowRecord.Layout) -> [LiveRegion.Place]? {
         var places: [LiveRegion.Place] = []
         for cell in live.cells {
             guard let place = layout.places[cell.column], layout.cursor.row - place.row < (ahead.rows ?? 1) else { return nil }
@@ -346,12 +347,7 @@ extension FadeRenderer {
             known = true
             let cursor = layout.cursor
             guard reported == cursor.column || (cursor.column == r.columns && reported == r.columns - 1) else { continue }
-            var places: [LiveRegion.Place]? = []
-            for cell in live.cells {
-                guard let place = layout.places[cell.column], cursor.row - place.row < (ahead.rows ?? 1) else { places = nil; break }
-                places?.append(LiveRegion.Place(up: cursor.row - place.row, column: place.column))
-            }
-            let result = places.map { ($0, cursor.column) }
+            let result = livePlaces(in: layout).map { ($0, cursor.column) }
             // The terminal named by the environment decides a tie the report cannot.
             if reflow == configuration.reflow { hinted = .some(result) }
             guard let result else { ambiguous = true; continue }

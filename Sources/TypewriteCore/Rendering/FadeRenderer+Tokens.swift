@@ -113,9 +113,12 @@ extension FadeRenderer {
 
     /// Describes the frame `bytes` (`Frame`), written from `offsetBefore` in the cursor's logical
     /// line, or forgets the last frame when it cannot be described.
+    /// Only where the environment names kitty, the one terminal it is used for (`readAfterReflow`);
+    /// a call that wrote nothing keeps the last.
     mutating func noteFrame(_ bytes: ArraySlice<UInt8>, from offsetBefore: Int?) {
+        guard configuration.reflow == .cutsCells, !bytes.isEmpty else { return }
         lastFrame = nil
-        guard let before = offsetBefore, let after = model.lineOffset, !bytes.isEmpty else { return }
+        guard let before = offsetBefore, let after = model.lineOffset else { return }
         var i = bytes.startIndex
         let begin = ControlSequence.synchronizedOutputBegin
         if bytes[i...].starts(with: begin) { i += begin.count }

@@ -414,6 +414,9 @@ struct RowRecord: Sendable {
 
     typealias Reflow = TerminalReflow
 
+    /// The places of a line's clusters by old column, and the cursor's (`reflowed`).
+    typealias Layout = (places: [Int: (row: Int, column: Int)], cursor: (row: Int, column: Int))
+
     /// Where a terminal that reflows as `reflow` put the cells of this row's columns before `end`
     /// at the new width `columns`, when every cell of the logical line before `end` is known: this
     /// row whole, and the wide clusters and early wraps of the rows before it (`earlierWide`,
@@ -422,8 +425,7 @@ struct RowRecord: Sendable {
     ///   two), and the cursor's — rows counted from the line's first; the cursor's column is
     ///   `columns` in pending wrap. Nil when the line is not known so far or has text at or after
     ///   `end` on this row.
-    func reflowed(upTo end: Int, columns: Int, as reflow: Reflow = .wrapsWide)
-        -> (places: [Int: (row: Int, column: Int)], cursor: (row: Int, column: Int))? {
+    func reflowed(upTo end: Int, columns: Int, as reflow: Reflow = .wrapsWide) -> Layout? {
         guard complete, !movedBack, columns > 1, extent <= end, let start = lineStart, let earlier = earlierWide else { return nil }
         var places: [Int: (row: Int, column: Int)] = [:]
         // The cursor in `0...columns` (`columns`: pending wrap) after `offset` cells of the line.
