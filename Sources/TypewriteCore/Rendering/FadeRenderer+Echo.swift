@@ -71,12 +71,23 @@ extension FadeRenderer {
             // A second resize before the report: the cells are still where the first found them.
             let kept = (relocation?.keptWithoutReport ?? unmoved) && anchor < new - 1
             relocation = Relocation(anchor: anchor, lineOffset: relocation?.lineOffset ?? model.lineOffset, columns: new,
-                                    keptWithoutReport: kept, inFlight: relocation == nil ? lastFrame : nil)
+                                    keptWithoutReport: kept, inFlight: relocation == nil ? recentFrames : [])
+            return
+        }
+        if relocation == nil, let anchor = model.column, let new = valid, mayHaveFramesInFlight {
+            // Nothing fades, but frames kitty may read after its reflow can draw cells wrongly.
+            live.removeAll()
+            relocation = Relocation(anchor: anchor, lineOffset: model.lineOffset, columns: new, keptWithoutReport: false,
+                                    inFlight: recentFrames)
             return
         }
         relocation = nil
         loseLiveRegion(columns: valid, into: &out)
     }
+
+    /// Where the environment names kitty and the last frames written are described: a resize now
+    /// may have them read after the reflow (`mendLateFrames`).
+    var mayHaveFramesInFlight: Bool { configuration.reflow == .cutsCells && !recentFrames.isEmpty }
 
     /// The cursor's row is where it was at the new width `columns` (it never wrapped and the
     /// cursor is left of both margins); the rows above may have been reflowed. `column`, when
@@ -127,6 +138,7 @@ extension FadeRenderer {
             keepRow(columns: r.columns, sayingColumn: r.anchor, into: &out)
             return
         }
+        if let now = reported, live.cells.isEmpty, mendLateFrames(r, reported: now, into: &out) { return }
         // tmux reports a cursor in pending wrap one past the last column.
         guard let now = reported, now <= r.columns, !live.cells.isEmpty else {
             loseLiveRegion(columns: r.columns, into: &out)
@@ -141,16 +153,7 @@ extension FadeRenderer {
             case .cutOff, .lost: break
             }
         }
-        if case .lost = found, let frame = r.inFlight {
-            // Laid out as kitty cuts the line where the row record knows it (wide clusters too),
-            // else placed from the cursor alone.
-            let layout = row.reflowed(upTo: r.anchor, columns: r.columns, as: .cutsCells)
-            if let cursor = readAfterReflow(frame, r, reported: now, layout: layout), layout.map({ $0.cursor.column == cursor }) ?? true,
-               live.reinstate(frame.dropped),
-               let places = layout.map(livePlaces(in:)) ?? live.placesAfterReflow(cursor: cursor, anchor: r.anchor, columns: r.columns) {
-                found = .reflowed(places: places, cursor: cursor, lineOffset: r.lineOffset, finish: .erasing(now - cursor))
-            }
-        }
+        if case .lost = found, mendLateFrames(r, reported: now, into: &out) { return }
         switch found {
         case .inPlace(let column, let lineOffset):
             // In place (or reflowed with the same column, which leaves the same cells before it:
@@ -176,15 +179,7 @@ extension FadeRenderer {
                            penIsUnknown: model.penIsUnknown, into: &out) {
                 // Where the terminal left it on the last cell, not in pending wrap, it goes back
                 // there: the text after it lands where it lands after cat's.
-                switch finish {
-                case .asDrawn: break
-                case .onLastCell: ControlSequence.append(&out, r.columns, final: ControlSequence.cha, always: true)
-                case .erasing(let count):
-                    // What the frame wrote past the cursor, in the default colours (as never written);
-                    // ECH, not EL, which would reach the row's last cell, where kitty keeps its wrap.
-                    pens.reset(terminalPenIsUnknown: model.penIsUnknown, into: &out)
-                    ControlSequence.append(&out, count, final: ControlSequence.ech)
-                }
+                if case .onLastCell = finish { ControlSequence.append(&out, r.columns, final: ControlSequence.cha, always: true) }
                 restorePen(into: &out)
                 framing.movedCursor = true
                 framing.end(into: &out)
@@ -218,8 +213,6 @@ extension FadeRenderer {
         case asDrawn
         /// The cursor goes back onto the last cell, not into pending wrap, where kitty left it.
         case onLastCell
-        /// `count` cells after the cursor are erased: a frame read after the reflow drew them.
-        case erasing(Int)
     }
 
     /// Where each kind of terminal would have put the cursor, against the column `now` reported:
@@ -231,7 +224,9 @@ extension FadeRenderer {
         let clamped = r.anchor >= r.columns
         let reflowed = r.lineOffset.map { $0 % r.columns }
         let wrapsPending = r.lineOffset.map { $0 > 0 && $0 % r.columns == 0 } ?? false
-        if now == kept && !clamped { return .inPlace(column: now, lineOffset: reflowed == now ? r.lineOffset : nil) }
+        if now == kept && !clamped && !reflowsElsewhere(r, reported: now) {
+            return .inPlace(column: now, lineOffset: reflowed == now ? r.lineOffset : nil)
+        }
         // Where a reflow would have put the cursor: at the logical line's place, or, where the row
         // record knows the whole line, where writing it again at the new width ends.
         let placement = placesAfterReflow(r, reported: now)
@@ -270,29 +265,13 @@ extension FadeRenderer {
         return .reflowed(places: places, cursor: cursor, lineOffset: reflowed == now ? r.lineOffset : nil, finish: .asDrawn)
     }
 
-    /// Where the cursor is, had the last frame before the resize (`frame`) been read in time, when
-    /// the terminal read it after its reflow, as kitty can (`docs/terminals.md#resize-and-reflow`):
-    /// its backspaces stopped at the first column of the row the reflow had just begun, and its
-    /// cells were drawn from there, leaving the cursor after them at the `reported` column. Then
-    /// every cell of that row is one the frame drew (to be drawn again at its place) and what lies
-    /// after the cursor is the frame's (to be erased). Nil unless the environment names kitty, the
-    /// line is known, nothing was ahead of the cursor on its row, and the report is that column.
-    func readAfterReflow(_ frame: Frame, _ r: Relocation, reported now: Int, layout: RowRecord.Layout?) -> Int? {
-        guard configuration.reflow == .cutsCells, let after = r.lineOffset, !row.movedBack,
-              frame.lineOffsetBefore + frame.advance == after else { return nil }
-        // The cursor's column after the reflow, before the frame: where the row record lays out the
-        // first cell the frame added (or the cursor, when it added none), else by cells alone.
-        var start = frame.lineOffsetBefore % r.columns
-        if let layout {
-            guard let place = frame.advance > 0 ? layout.places[r.anchor - frame.advance] : layout.cursor else { return nil }
-            start = place.column
-        }
-        let written = frame.backspaces + frame.advance
-        let cursor = start + frame.advance
-        let first = (frame.dropped.first ?? live.cells.first)?.column ?? r.anchor
-        guard start > 0, frame.backspaces > start, written < r.columns, now == written, cursor < r.columns,
-              r.anchor - first >= cursor else { return nil }
-        return cursor
+    /// Whether the environment names kitty, which reflows every row its line reached by wrapping,
+    /// and its layout of the line puts the cursor elsewhere than `now`: a report at the old column
+    /// there is not the row kept in place but frames read after the reflow (`mendLateFrames`).
+    func reflowsElsewhere(_ r: Relocation, reported now: Int) -> Bool {
+        guard configuration.reflow == .cutsCells, let offset = r.lineOffset, offset > r.anchor else { return false }
+        let layout = row.reflowed(upTo: r.anchor, columns: r.columns, as: .cutsCells)
+        return (layout?.cursor.column ?? offset % r.columns) != now
     }
 
     /// Where the cells still fading are in `layout` (`RowRecord.reflowed`), counted up from its

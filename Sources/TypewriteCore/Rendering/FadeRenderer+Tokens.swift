@@ -112,36 +112,68 @@ extension FadeRenderer {
     }
 
     /// Describes the frame `bytes` (`Frame`), written from `offsetBefore` in the cursor's logical
-    /// line, or forgets the last frame when it cannot be described.
-    /// Only where the environment names kitty, the one terminal it is used for (`readAfterReflow`);
-    /// a call that wrote nothing keeps the last.
+    /// line, and keeps it among `recentFrames`, or forgets them all when it cannot be described.
+    /// Only where the environment names kitty, the one terminal it is used for (`mendLateFrames`);
+    /// a call that wrote nothing changes nothing.
     mutating func noteFrame(_ bytes: ArraySlice<UInt8>, from offsetBefore: Int?) {
         guard configuration.reflow == .cutsCells, !bytes.isEmpty else { return }
-        lastFrame = nil
-        guard let before = offsetBefore, let after = model.lineOffset else { return }
+        guard let before = offsetBefore, let after = model.lineOffset, let runs = Self.runs(of: bytes),
+              before + runs.reduce(0, { $0 + $1.written - $1.backspaces }) == after,
+              recentFrames.last.map({ $0.lineOffsetBefore + $0.advance == before }) ?? true else {
+            recentFrames.removeAll()
+            return
+        }
+        if recentFrames.count == Self.framesKept { recentFrames.removeFirst() }
+        recentFrames.append(Frame(lineOffsetBefore: before, runs: runs))
+    }
+
+    /// `bytes` as runs of going back (BS, CUB) and then cells drawn (pens and modes set between
+    /// them: SGR, `CSI ? n h/l`), the cells counted as terminals without a grapheme mode do (UAX #11, `CellWidth`);
+    /// nil for any other motion (CR, LF, TAB, a cursor or other sequence) or an ambiguous width.
+    static func runs(of bytes: ArraySlice<UInt8>) -> [(backspaces: Int, written: Int)]? {
+        var runs: [(backspaces: Int, written: Int)] = []
+        var text: [UInt8] = []
+        func flush() -> Bool {
+            guard !text.isEmpty else { return true }
+            var cells = 0
+            for scalar in String(decoding: text, as: UTF8.self).unicodeScalars {
+                if CellWidth.isAmbiguous(scalar) || scalar.value < 0x20 { return false }
+                cells += CellWidth.of(scalar)
+            }
+            text.removeAll()
+            if runs.isEmpty { runs.append((0, 0)) }
+            runs[runs.count - 1].written += cells
+            return true
+        }
         var i = bytes.startIndex
-        let begin = ControlSequence.synchronizedOutputBegin
-        if bytes[i...].starts(with: begin) { i += begin.count }
-        var backspaces = 0
-        while i < bytes.endIndex, bytes[i] == 0x08 { backspaces += 1; i += 1 }
-        // The rest writes cells and sets pens (SGR, OSC 8) only.
-        var inSequence = false
         while i < bytes.endIndex {
             let byte = bytes[i]
-            if inSequence {
-                if (0x40...0x7E).contains(byte) {
-                    inSequence = false
-                    if byte != UInt8(ascii: "m") && byte != UInt8(ascii: "h") && byte != UInt8(ascii: "l") { return }
+            if byte == 0x1B {
+                guard flush(), i + 1 < bytes.endIndex, bytes[i + 1] == UInt8(ascii: "[") else { return nil }
+                i += 2
+                let parameters = i
+                while i < bytes.endIndex, !(0x40...0x7E).contains(bytes[i]) { i += 1 }
+                guard i < bytes.endIndex else { return nil }
+                if bytes[i] == ControlSequence.cub {
+                    // CUB stops at the row's first column as kitty's BS does: a run of going back.
+                    guard let n = parameters == i ? 1 : Int(String(decoding: bytes[parameters..<i], as: UTF8.self)) else { return nil }
+                    if runs.last.map({ $0.written > 0 }) ?? true { runs.append((0, 0)) }
+                    runs[runs.count - 1].backspaces += n
+                } else if ![UInt8(ascii: "m"), UInt8(ascii: "h"), UInt8(ascii: "l")].contains(bytes[i]) {
+                    return nil
                 }
-            } else if byte == 0x1B, i + 1 < bytes.endIndex, bytes[i + 1] == UInt8(ascii: "[") {
-                inSequence = true
-                i += 1
-            } else if byte < 0x20 && byte != 0x1B && byte != 0x07 {
-                return  // BS, CR, LF, TAB: other motion
+            } else if byte == 0x08 {
+                guard flush() else { return nil }
+                if runs.last.map({ $0.written > 0 }) ?? true { runs.append((0, 0)) }
+                runs[runs.count - 1].backspaces += 1
+            } else if byte < 0x20 || byte == 0x7F {
+                return nil  // CR, LF, TAB: other motion
+            } else {
+                text.append(byte)
             }
             i += 1
         }
-        lastFrame = Frame(lineOffsetBefore: before, backspaces: backspaces, advance: after - before, dropped: live.droppedByLastPaint)
+        return flush() ? runs : nil
     }
 
     // MARK: Writing cells

@@ -58,26 +58,24 @@ package struct FadeRenderer: Sendable {
         /// wrapped and the cursor is left of both margins. Without a report they are taken to be
         /// there; a report can still show the cursor a cell short (kitty).
         var keptWithoutReport: Bool
-        /// The last frame written before the resize, which the terminal may have read after it.
-        var inFlight: Frame? = nil
+        /// The last frames written before the resize (oldest first), which the terminal may have
+        /// read after it.
+        var inFlight: [Frame] = []
     }
 
-    /// A frame's motion along its logical line: back `backspaces` cells (BS, one run at its
-    /// start), then `backspaces + advance` cells written, from `lineOffsetBefore`. Only a frame
-    /// with no other motion (no CR, LF or cursor sequence) is described.
+    /// A frame's motion along its logical line, from `lineOffsetBefore`: runs of going back
+    /// `backspaces` cells (BS) and then drawing `written` cells. Only a frame with no other motion
+    /// (no CR, LF, TAB or cursor sequence) is described.
     struct Frame {
         var lineOffsetBefore: Int
-        var backspaces: Int
-        var advance: Int
-        /// The cells it drew settled and the live region stopped keeping.
-        var dropped: [LiveRegion.Cell]
+        var runs: [(backspaces: Int, written: Int)]
 
-        /// Where the cursor is after it, in a row `columns` wide, read before a reflow to that width.
-        func cursor(columns: Int) -> Int { lineOffsetBefore % columns + advance }
+        /// The cells it moved the cursor along its line.
+        var advance: Int { runs.reduce(0) { $0 + $1.written - $1.backspaces } }
     }
 
-    /// The last frame written, when `Frame` describes it.
-    var lastFrame: Frame?
+    /// The last frames written, oldest first, while `Frame` describes each (at most `framesKept`).
+    var recentFrames: [Frame] = []
 
     struct Rest {
         var column: Int?

@@ -46,18 +46,6 @@ struct LiveRegion: Sendable {
 
     var isEmpty: Bool { cells.isEmpty && bytes.isEmpty }
 
-    /// The cells the last repaint drew settled and stopped keeping (those it wrote before the
-    /// first still fading).
-    private(set) var droppedByLastPaint: [Cell] = []
-
-    /// Keeps `dropped` (`droppedByLastPaint`) again, before the others, to draw them once more.
-    /// - Returns: false, changing nothing, when their bytes are no longer kept.
-    mutating func reinstate(_ dropped: [Cell]) -> Bool {
-        guard !cells.isEmpty, dropped.allSatisfy({ $0.range.upperBound <= bytes.count }) else { return false }
-        cells.insert(contentsOf: dropped, at: 0)
-        return true
-    }
-
     /// Whether some cell is still short of its final style.
     var isFading: Bool { cells.contains { $0.code != ColorRamp.settled } }
 
@@ -213,7 +201,6 @@ struct LiveRegion: Sendable {
             codes.append(levels[i] == cell.level && cell.code != Self.repaintCode
                          ? cell.code : colors.code(level: levels[i], from: cell.from, to: cell.to))
         }
-        droppedByLastPaint = []
         guard let firstWrite = (first..<cells.count).first(where: { codes[$0] != cells[$0].code }) else {
             for i in first..<cells.count { cells[i].level = levels[i] }
             return false
@@ -239,7 +226,6 @@ struct LiveRegion: Sendable {
         }
         // Settled cells at the start of the row no longer need to be kept.
         if let keep = cells.firstIndex(where: { $0.code != ColorRamp.settled }) {
-            droppedByLastPaint = Array(cells[firstWrite..<max(firstWrite, keep)])
             if keep > 0 { cells.removeFirst(keep) }
         } else {
             removeAll()
@@ -410,6 +396,15 @@ struct RowRecord: Sendable {
             at = c + width
         }
         return at
+    }
+
+    /// The cluster recorded at `column` (where it starts): its bytes, width and pen number; nil
+    /// for a blank cell, the right half of a wide cluster, or a cell not known.
+    func cell(at column: Int) -> (bytes: [UInt8], width: Int, pen: Int)? {
+        guard column >= 0, column < keys.count, keys[column] != 0 else { return nil }
+        let key = keys[column]
+        if Self.isCluster(key) { return clusters[column] }
+        return ([UInt8(truncatingIfNeeded: key)], 1, Int(key >> 40))
     }
 
     typealias Reflow = TerminalReflow
