@@ -44,7 +44,7 @@ extension FadeRenderer {
         // drawn over.
         var columns = Set(live.cells.map(\.column))
         let from = stories.map(\.from).min() ?? r.anchor
-        columns.formUnion((max(0, from)..<r.anchor).filter { self.row.cell(at: $0) != nil })
+        columns.formUnion((max(-self.row.previousColumns, from)..<r.anchor).filter { self.row.cell(at: $0) != nil })
         for (column, place) in layout.places where place.row == row && drawn.contains(place.column) { columns.insert(column) }
         var cells: [(place: (row: Int, column: Int), cell: (bytes: [UInt8], width: Int, pen: Int))] = []
         for column in columns {
@@ -99,15 +99,14 @@ extension FadeRenderer {
         /// them out (`columns`: after the row's last cell).
         func place(_ offset: Int) -> (row: Int, column: Int)? {
             let column = offset - rowStart
-            guard column >= 0, column <= r.anchor else { return nil }
+            guard column >= -row.previousColumns, column <= r.anchor else { return nil }
             if column == r.anchor { return layout.cursor }
-            if column == 0 { return layout.places[0] }
-            for start in stride(from: column - 1, through: max(0, column - 2), by: -1) {
+            for start in stride(from: column - 1, through: column - 2, by: -1) {
                 if let cell = row.cell(at: start), start + cell.width == column, let place = layout.places[start] {
                     return (place.row, place.column + cell.width)
                 }
             }
-            return nil
+            return column == 0 ? layout.places[0] : nil
         }
         var stories: [LateStory] = []
         for late in 1...r.inFlight.count {

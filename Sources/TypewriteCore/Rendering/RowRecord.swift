@@ -31,6 +31,9 @@ struct RowRecord: Sendable {
     /// Where earlier rows ended a cell early (a wide cluster did not fit in the last column), by
     /// the place in the line, in cells written, of the cluster that wrapped.
     private(set) var earlierGaps: [Int] = []
+    /// The row before this one in its logical line, when this row was reached by wrapping from it
+    /// and it was known whole, with no blank cell at its end: its keys and clusters, `columns` wide.
+    private var previousRow: (keys: [UInt64], clusters: [Int: (bytes: [UInt8], width: Int, pen: Int)], columns: Int)?
     /// Most wide clusters remembered on earlier rows.
     static let earlierLimit = 4096
 
@@ -58,7 +61,7 @@ struct RowRecord: Sendable {
         guard model.rowsBelowAreBlank else { forgetLine(); return }
         if newRows == 0 { return }  // the same row, changed: the rows before it are as they were
         guard model.rowWrapped else {
-            if model.rowStartOffset == 0 { lineStart = 0; earlierWide = []; earlierGaps = [] } else { forgetLine() }
+            if model.rowStartOffset == 0 { lineStart = 0; earlierWide = []; earlierGaps = []; previousRow = nil } else { forgetLine() }
             return
         }
         guard let start = lineStart, complete, !movedBack, earlierWide != nil, let columns = model.columns,
@@ -75,10 +78,12 @@ struct RowRecord: Sendable {
         guard (earlierWide?.count ?? 0) + wide.count + earlierGaps.count < Self.earlierLimit else { forgetLine(); return }
         earlierWide? += wide.sorted()
         if gap > 0 { earlierGaps.append(start + used) }
+        previousRow = newRows == 1 && gap == 0 ? (keys, clusters, columns) : nil
         lineStart = start + used + (newRows - 1) * columns
     }
 
     private mutating func forgetLine() {
+        previousRow = nil
         lineStart = nil
         earlierWide = nil
         earlierGaps = []
@@ -162,12 +167,25 @@ struct RowRecord: Sendable {
         return at
     }
 
-    /// The cluster recorded at `column` (where it starts): its bytes, width and pen number; nil
-    /// for a blank cell, the right half of a wide cluster, or a cell not known.
+    /// The cluster recorded at `column` (where it starts; a negative column counts back from the
+    /// end of the row before, `previousColumns`): its bytes, width and pen number; nil for a blank
+    /// cell, the right half of a wide cluster, or a cell not known.
     func cell(at column: Int) -> (bytes: [UInt8], width: Int, pen: Int)? {
+        if column < 0 {
+            guard let previous = previousRow else { return nil }
+            return Self.cell(at: previous.columns + column, keys: previous.keys, clusters: previous.clusters)
+        }
+        return Self.cell(at: column, keys: keys, clusters: clusters)
+    }
+
+    /// How many cells of the row before this one are known (`cell(at:)` with a negative column).
+    var previousColumns: Int { previousRow?.columns ?? 0 }
+
+    private static func cell(at column: Int, keys: [UInt64], clusters: [Int: (bytes: [UInt8], width: Int, pen: Int)])
+        -> (bytes: [UInt8], width: Int, pen: Int)? {
         guard column >= 0, column < keys.count, keys[column] != 0 else { return nil }
         let key = keys[column]
-        if Self.isCluster(key) { return clusters[column] }
+        if isCluster(key) { return clusters[column] }
         return ([UInt8(truncatingIfNeeded: key)], 1, Int(key >> 40))
     }
 
@@ -181,7 +199,7 @@ struct RowRecord: Sendable {
     /// row whole, and the wide clusters and early wraps of the rows before it (`earlierWide`,
     /// `earlierGaps`). Blank cells on this row count one each.
     /// - Returns: the place of each cluster by its old column (none for a wide cluster cut in
-    ///   two), and the cursor's — rows counted from the line's first; the cursor's column is
+    ///   two; as kitty cuts the line, the row before's too, by negative column, where known), and the cursor's — rows counted from the line's first; the cursor's column is
     ///   `columns` in pending wrap. Nil when the line is not known so far or has text at or after
     ///   `end` on this row.
     func reflowed(upTo end: Int, columns: Int, as reflow: Reflow = .wrapsWide) -> Layout? {
@@ -221,9 +239,10 @@ struct RowRecord: Sendable {
         case .cutsCells:
             // The cells earlier wraps left blank stay in the line as cells.
             let start = start + earlierGaps.count
-            var c = 0
+            // The row before, where known: its cells by negative column.
+            var c = -previousColumns
             while c < end {
-                guard let width = width(at: c) else { return nil }
+                guard let width = c < 0 ? cell(at: c)?.width ?? 1 : width(at: c) else { return nil }
                 let o = start + c
                 if o % columns + width <= columns { places[c] = (o / columns, o % columns) }
                 c += width
