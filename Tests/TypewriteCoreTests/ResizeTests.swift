@@ -100,24 +100,17 @@ struct ResizeTests {
         snapshot.lines.flatMap { $0 }.filter { $0.style.fg != .default }.map(\.text)
     }
 
-    /// A late frame's run (`inFlight`, kitty named) at each of `times`: no cell in a fade colour
-    /// (the input's own colours are indexed, the fade's RGB) and every cell, style included, is
-    /// cat's; the moments in `known` are recorded as known issues (with the reason).
+    /// Runs with the last `frames` frames late (`inFlight`, kitty named) at each of `times`: no cell
+    /// in a fade colour (the input's own colours are indexed, the fade's RGB) and every cell, style
+    /// included, is cat's.
     static func expectLateFrameSettles(_ text: String, from: Int, to: Int, at times: some Sequence<Double>, frames: Int = 1,
-                                       known: [Double: String] = [:], sourceLocation: SourceLocation = #_sourceLocation) {
+                                       sourceLocation: SourceLocation = #_sourceLocation) {
         for time in times {
             let (typewrite, cat, _) = run(text, from: from, to: to, at: time, named: true, inFlight: frames)
             let fading = typewrite.lines.flatMap { $0 }.filter { if case .rgb = $0.style.fg { true } else { false } }.map(\.text)
-            let check = {
-                #expect(fading.isEmpty, "\(from)→\(to) at \(time): left fading: \(fading)", sourceLocation: sourceLocation)
-                #expect(typewrite.lines == cat.lines, "\(from)→\(to) at \(time): \(typewrite.diff(cat) ?? "")",
-                        sourceLocation: sourceLocation)
-            }
-            if let reason = known.first(where: { abs($0.key - time) < 0.01 })?.value {
-                withKnownIssue("\(from)→\(to) at \(time) s, \(frames) frames late: \(reason)") { check() }
-            } else {
-                check()
-            }
+            #expect(fading.isEmpty, "\(from)→\(to) at \(time), \(frames) late: left fading: \(fading)", sourceLocation: sourceLocation)
+            #expect(typewrite.lines == cat.lines, "\(from)→\(to) at \(time), \(frames) late: \(typewrite.diff(cat) ?? "")",
+                    sourceLocation: sourceLocation)
         }
     }
 
@@ -228,20 +221,14 @@ struct ResizeTests {
         Self.expectLateFrameSettles(text, from: from, to: to, at: stride(from: 0.3, through: 1.9, by: 0.05))
     }
 
-    @Test("two and three frames read after the reflow (kitty)", arguments: [2, 3], [(80, 33), (80, 47), (80, 37), (80, 41)])
+    @Test("two and three frames read after the reflow (kitty), a line's end among them",
+          arguments: [2, 3], [(80, 33), (80, 47), (80, 37), (80, 41), (80, 100), (60, 29), (100, 61)])
     func framesInFlight(frames: Int, widths: (Int, Int)) {
         let text = "sea peaceful sharpest one tide look day swings sea ride \u{1B}[38;5;208msea pools in of twice in daily "
             + "look one tide of them\u{1B}[39m tide the out out them on them sharpest low peaceful daily earth\n"
             + "tide daily creatures at low of one one 漢字 in pools out pulls of out tide daily habitat the any "
             + "twice any 潮だまり of low the tide on twice earth\n"
-        // A limit: a frame that ends a line (its line feed) read late drew on the row above, which
-        // the cursor's column after it cannot show.
-        let lineFeed = "the frame with the line feed was read late"
-        var known: [Double: String] = [:]
-        if widths == (80, 47) { known[1.5] = lineFeed }
-        if frames == 3 && [33, 41].contains(widths.1) { known[0.85] = lineFeed }
-        Self.expectLateFrameSettles(text, from: widths.0, to: widths.1, at: stride(from: 0.3, through: 3.6, by: 0.05), frames: frames,
-                                    known: known)
+        Self.expectLateFrameSettles(text, from: widths.0, to: widths.1, at: stride(from: 0.3, through: 3.6, by: 0.05), frames: frames)
     }
 
     @Test("narrow text reflowed narrower and wider", arguments: [(80, 17), (80, 33), (30, 80), (41, 93)])

@@ -62,7 +62,7 @@ extension FadeRenderer {
         if let c = model.column, let old = model.columns, let new = valid {
             unmoved = !model.rowWrapped && !model.pendingWrap && c < old - 1 && c < new - 1
         }
-        if relocation == nil, unmoved, let c = model.column, let new = valid, !live.isFading {
+        if relocation == nil, unmoved, let c = model.column, let new = valid, !live.isFading, !mayHaveEndedLineInFlight {
             keepRow(columns: new, sayingColumn: c, into: &out)
             return
         }
@@ -71,14 +71,15 @@ extension FadeRenderer {
             // A second resize before the report: the cells are still where the first found them.
             let kept = (relocation?.keptWithoutReport ?? unmoved) && anchor < new - 1
             relocation = Relocation(anchor: anchor, lineOffset: relocation?.lineOffset ?? model.lineOffset, columns: new,
-                                    keptWithoutReport: kept, inFlight: relocation == nil ? recentFrames : [])
+                                    keptWithoutReport: kept, inFlight: relocation == nil ? recentFrames : [],
+                                    lineEnd: relocation == nil ? lineEnd : relocation?.lineEnd)
             return
         }
         if relocation == nil, let anchor = model.column, let new = valid, mayHaveFramesInFlight {
             // Nothing fades, but frames kitty may read after its reflow can draw cells wrongly.
             live.removeAll()
-            relocation = Relocation(anchor: anchor, lineOffset: model.lineOffset, columns: new, keptWithoutReport: false,
-                                    inFlight: recentFrames)
+            relocation = Relocation(anchor: anchor, lineOffset: model.lineOffset, columns: new,
+                                    keptWithoutReport: unmoved && anchor < new - 1, inFlight: recentFrames, lineEnd: lineEnd)
             return
         }
         relocation = nil
@@ -87,7 +88,10 @@ extension FadeRenderer {
 
     /// Where the environment names kitty and the last frames written are described: a resize now
     /// may have them read after the reflow (`mendLateFrames`).
-    var mayHaveFramesInFlight: Bool { configuration.reflow == .cutsCells && !recentFrames.isEmpty }
+    var mayHaveFramesInFlight: Bool { configuration.reflow == .cutsCells && (!recentFrames.isEmpty || lineEnd != nil) }
+
+    /// Where the environment names kitty and a line ended in the last frames (`mendLineEnd`).
+    var mayHaveEndedLineInFlight: Bool { configuration.reflow == .cutsCells && lineEnd != nil }
 
     /// The cursor's row is where it was at the new width `columns` (it never wrapped and the
     /// cursor is left of both margins); the rows above may have been reflowed. `column`, when
@@ -138,7 +142,16 @@ extension FadeRenderer {
             keepRow(columns: r.columns, sayingColumn: r.anchor, into: &out)
             return
         }
+        if let now = reported, r.lineEnd != nil, let down = row.reflowed(upTo: r.anchor, columns: r.columns, as: .cutsCells)?.cursor.row {
+            // The line before first: it comes back to the cursor, where the rest starts from.
+            _ = mendLineEnd(r, reported: now, rowsDown: down, into: &out)
+        }
         if let now = reported, live.cells.isEmpty, mendLateFrames(r, reported: now, into: &out) { return }
+        if live.cells.isEmpty && r.keptWithoutReport {
+            // Nothing fades on a row that did not move: the column is said again.
+            keepRow(columns: r.columns, sayingColumn: r.anchor, into: &out)
+            return
+        }
         // tmux reports a cursor in pending wrap one past the last column.
         guard let now = reported, now <= r.columns, !live.cells.isEmpty else {
             loseLiveRegion(columns: r.columns, into: &out)

@@ -112,26 +112,49 @@ extension FadeRenderer {
     }
 
     /// Describes the frame `bytes` (`Frame`), written from `offsetBefore` in the cursor's logical
-    /// line, and keeps it among `recentFrames`, or forgets them all when it cannot be described.
-    /// Only where the environment names kitty, the one terminal it is used for (`mendLateFrames`);
-    /// a call that wrote nothing changes nothing.
+    /// line, and keeps it among `recentFrames`, or forgets them all when it cannot be described. A
+    /// frame with one line feed ends the line before: what it drew up to it, with the frames before
+    /// it, is kept as `lineEnd`. Only where the environment names kitty, the one terminal it is used
+    /// for (`mendLateFrames`, `mendLineEnd`); a call that wrote nothing changes nothing.
     mutating func noteFrame(_ bytes: ArraySlice<UInt8>, from offsetBefore: Int?) {
         guard configuration.reflow == .cutsCells, !bytes.isEmpty else { return }
-        guard let before = offsetBefore, let after = model.lineOffset, let runs = Self.runs(of: bytes),
-              before + runs.reduce(0, { $0 + $1.written - $1.backspaces }) == after,
-              recentFrames.last.map({ $0.lineOffsetBefore + $0.advance == before }) ?? true else {
+        defer { lineFeedRecord = nil }
+        if var end = lineEnd {
+            end.framesSince += 1
+            lineEnd = end.framesSince < Self.framesKept ? end : nil
+        }
+        func advance(_ runs: [Frame.Run]) -> Int { runs.reduce(0) { $0 + $1.written - $1.backspaces } }
+        guard let before = offsetBefore, let after = model.lineOffset, let runs = Self.runs(of: bytes) else {
+            recentFrames.removeAll()
+            return
+        }
+        let chained = recentFrames.last.map { $0.lineOffsetBefore + $0.advance == before } ?? true
+        if let next = runs.afterLineFeed {
+            // The line ends in this frame: its frames go with its row record.
+            if let feed = lineFeedRecord, feed.lineOffset == before + advance(runs.beforeLineFeed) {
+                lineEnd = LineEnd(record: feed.record, lineOffset: feed.lineOffset,
+                                  frames: (chained ? recentFrames : []) + [Frame(lineOffsetBefore: before, runs: runs.beforeLineFeed)])
+            } else {
+                lineEnd = nil
+            }
+            recentFrames = advance(next) == after ? [Frame(lineOffsetBefore: 0, runs: next)] : []
+            return
+        }
+        guard before + advance(runs.beforeLineFeed) == after, chained else {
             recentFrames.removeAll()
             return
         }
         if recentFrames.count == Self.framesKept { recentFrames.removeFirst() }
-        recentFrames.append(Frame(lineOffsetBefore: before, runs: runs))
+        recentFrames.append(Frame(lineOffsetBefore: before, runs: runs.beforeLineFeed))
     }
 
     /// `bytes` as runs of going back (BS, CUB) and then cells drawn (pens and modes set between
-    /// them: SGR, `CSI ? n h/l`), the cells counted as terminals without a grapheme mode do (UAX #11, `CellWidth`);
-    /// nil for any other motion (CR, LF, TAB, a cursor or other sequence) or an ambiguous width.
-    static func runs(of bytes: ArraySlice<UInt8>) -> [(backspaces: Int, written: Int)]? {
-        var runs: [(backspaces: Int, written: Int)] = []
+    /// them: SGR, `CSI ? n h/l`), the cells counted as terminals without a grapheme mode do (UAX
+    /// #11, `CellWidth`), before and after one line feed (LF); nil for any other motion (CR, TAB, a
+    /// second LF, a cursor or other sequence) or an ambiguous width.
+    static func runs(of bytes: ArraySlice<UInt8>) -> (beforeLineFeed: [Frame.Run], afterLineFeed: [Frame.Run]?)? {
+        var runs: [Frame.Run] = []
+        var beforeLineFeed: [Frame.Run]?
         var text: [UInt8] = []
         func flush() -> Bool {
             guard !text.isEmpty else { return true }
@@ -141,9 +164,13 @@ extension FadeRenderer {
                 cells += CellWidth.of(scalar)
             }
             text.removeAll()
-            if runs.isEmpty { runs.append((0, 0)) }
+            if runs.isEmpty { runs.append(Frame.Run(backspaces: 0, written: 0)) }
             runs[runs.count - 1].written += cells
             return true
+        }
+        func goBack(_ n: Int) {
+            if runs.last.map({ $0.written > 0 }) ?? true { runs.append(Frame.Run(backspaces: 0, written: 0)) }
+            runs[runs.count - 1].backspaces += n
         }
         var i = bytes.startIndex
         while i < bytes.endIndex {
@@ -157,23 +184,27 @@ extension FadeRenderer {
                 if bytes[i] == ControlSequence.cub {
                     // CUB stops at the row's first column as kitty's BS does: a run of going back.
                     guard let n = parameters == i ? 1 : Int(String(decoding: bytes[parameters..<i], as: UTF8.self)) else { return nil }
-                    if runs.last.map({ $0.written > 0 }) ?? true { runs.append((0, 0)) }
-                    runs[runs.count - 1].backspaces += n
+                    goBack(n)
                 } else if ![UInt8(ascii: "m"), UInt8(ascii: "h"), UInt8(ascii: "l")].contains(bytes[i]) {
                     return nil
                 }
             } else if byte == 0x08 {
                 guard flush() else { return nil }
-                if runs.last.map({ $0.written > 0 }) ?? true { runs.append((0, 0)) }
-                runs[runs.count - 1].backspaces += 1
+                goBack(1)
+            } else if byte == 0x0A {
+                guard flush(), beforeLineFeed == nil else { return nil }
+                beforeLineFeed = runs
+                runs = []
             } else if byte < 0x20 || byte == 0x7F {
-                return nil  // CR, LF, TAB: other motion
+                return nil  // CR, TAB: other motion
             } else {
                 text.append(byte)
             }
             i += 1
         }
-        return flush() ? runs : nil
+        guard flush() else { return nil }
+        if let beforeLineFeed { return (beforeLineFeed, runs) }
+        return (runs, nil)
     }
 
     // MARK: Writing cells
@@ -394,6 +425,7 @@ extension FadeRenderer {
         }
         settleLive(moves: moves, into: &out)
         restorePen(into: &out)
+        if byte == 0x0A, configuration.reflow == .cutsCells, let offset = model.lineOffset { lineFeedRecord = (row, offset) }
         out.append(byte)
         model.control(byte)
         row.sync(model)

@@ -61,14 +61,19 @@ package struct FadeRenderer: Sendable {
         /// The last frames written before the resize (oldest first), which the terminal may have
         /// read after it.
         var inFlight: [Frame] = []
+        /// The end of the line before, while frames that drew on it may be unread.
+        var lineEnd: LineEnd? = nil
     }
 
     /// A frame's motion along its logical line, from `lineOffsetBefore`: runs of going back
     /// `backspaces` cells (BS) and then drawing `written` cells. Only a frame with no other motion
     /// (no CR, LF, TAB or cursor sequence) is described.
     struct Frame {
+        /// Going back `backspaces` cells, then drawing `written` cells.
+        struct Run { var backspaces: Int; var written: Int }
+
         var lineOffsetBefore: Int
-        var runs: [(backspaces: Int, written: Int)]
+        var runs: [Run]
 
         /// The cells it moved the cursor along its line.
         var advance: Int { runs.reduce(0) { $0 + $1.written - $1.backspaces } }
@@ -76,6 +81,20 @@ package struct FadeRenderer: Sendable {
 
     /// The last frames written, oldest first, while `Frame` describes each (at most `framesKept`).
     var recentFrames: [Frame] = []
+
+    /// The end of the line before the cursor's, while frames that drew on it may still be unread
+    /// (kitty, `mendLineEnd`): its last row's record, its length in cells (`lineOffset`), and the
+    /// frames that drew on it, the last of them up to its line feed; `framesSince`, the frames
+    /// written after that one.
+    struct LineEnd {
+        var record: RowRecord
+        var lineOffset: Int
+        var frames: [Frame]
+        var framesSince = 0
+    }
+    var lineEnd: LineEnd?
+    /// The row record and line offset as a line feed was written in the frame being made.
+    var lineFeedRecord: (record: RowRecord, lineOffset: Int)?
 
     struct Rest {
         var column: Int?
