@@ -299,11 +299,12 @@ extension FadeRenderer {
     }
 
     /// Whether a terminal may have left the cursor one cell short of its place after the resize
-    /// (kitty 0.26): it stood right after a wide cluster, or at the second column of a row its
-    /// logical line reached by wrapping. Not where the environment names tmux, which places it right.
+    /// (kitty 0.26): it stood right after a wide cluster, or at the second column (of a row its
+    /// line reached by wrapping, or one a line feed began). Not where the environment names tmux,
+    /// which places it right.
     func mayBeLeftShort(_ r: Relocation) -> Bool {
         if configuration.reflow == .wrapsWide { return false }
-        if r.anchor == 1, let offset = r.lineOffset, offset > 1 { return true }
+        if r.anchor == 1 { return true }
         guard let last = live.cells.last else { return false }
         return last.width == 2 && last.column + last.width == r.anchor
     }
