@@ -74,6 +74,7 @@ struct ResizeTests {
         }
         // kitty 0.26's BS stops at the first column, also of a row the reflow has just begun.
         if inFlight > 0 && named { screen.backspaceReverseWraps = false }
+        let readLate = !held.isEmpty
         for frame in held { screen.feed(frame.bytes) }
         held.removeAll()
         // kitty 0.26 leaves the cursor one cell short of its place after some reflows: right after
@@ -93,8 +94,11 @@ struct ResizeTests {
         let asked = session.wantsCursorReport
         if asked {
             out = SessionOutput()
-            // tmux reports a cursor in pending wrap one past the last column.
-            session.cursorReport(column: screen.pendingWrap && kind == .reflowing ? to : screen.cursorColumn, into: &out)
+            // tmux reports a cursor in pending wrap one past the last column; kitty 0.26, where a
+            // frame read after the reflow left it there, at the first column (of the next row).
+            var column = screen.pendingWrap && kind == .reflowing ? to : screen.cursorColumn
+            if screen.pendingWrap && readLate && named { column = 0 }
+            session.cursorReport(column: column, into: &out)
             screen.feed(out.bytes)
         }
         frames(until: at + 60)

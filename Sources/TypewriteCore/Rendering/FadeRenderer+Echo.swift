@@ -339,7 +339,11 @@ extension FadeRenderer {
             guard let layout = row.reflowed(upTo: r.anchor, columns: r.columns, as: reflow) else { continue }
             known = true
             let cursor = layout.cursor
-            guard reported == cursor.column || (cursor.column == r.columns && reported == r.columns - 1) else { continue }
+            // In pending wrap: the last column (tmux one past it); kitty, where frames read after its
+            // reflow left the cursor there, the first column.
+            let pending = cursor.column == r.columns
+                && (reported == r.columns - 1 || (reported == 0 && reflow == .cutsCells && configuration.reflow == .cutsCells))
+            guard reported == cursor.column || pending else { continue }
             let result = livePlaces(in: layout).map { ($0, cursor.column) }
             // The terminal named by the environment decides a tie the report cannot.
             if reflow == configuration.reflow { hinted = .some(result) }
