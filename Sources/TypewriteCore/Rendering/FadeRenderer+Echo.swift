@@ -146,7 +146,9 @@ extension FadeRenderer {
             // The line before first: it comes back to the cursor, where the rest starts from.
             _ = mendLineEnd(r, reported: now, rowsDown: down, into: &out)
         }
-        if let now = reported, live.cells.isEmpty, mendLateFrames(r, reported: now, into: &out) { return }
+        // Frames read late explain the report, where one way of reading them does (kitty): what they
+        // drew is mended. Otherwise the cells are where one way of reflowing put them, or lost.
+        if let now = reported, mendLateFrames(r, reported: now, into: &out) { return }
         if live.cells.isEmpty && r.keptWithoutReport {
             // Nothing fades on a row that did not move: the column is said again.
             keepRow(columns: r.columns, sayingColumn: r.anchor, into: &out)
@@ -166,7 +168,6 @@ extension FadeRenderer {
             case .cutOff, .lost: break
             }
         }
-        if case .lost = found, mendLateFrames(r, reported: now, into: &out) { return }
         switch found {
         case .inPlace(let column, let lineOffset):
             // In place (or reflowed with the same column, which leaves the same cells before it:

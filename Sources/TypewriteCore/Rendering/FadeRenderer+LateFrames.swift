@@ -21,27 +21,34 @@ extension FadeRenderer {
     /// A way the last `late` frames before a resize were read after the terminal's reflow.
     private struct LateStory {
         var late: Int
-        /// The row they drew on, counted as `RowRecord.reflowed` counts rows.
+        /// Where they leave the cursor: its row, counted as `RowRecord.reflowed` counts rows, and
+        /// its column (`columns`: in pending wrap).
         var row: Int
-        /// The columns of that row they drew, and where the cursor ends (`drawn.upperBound`).
-        var drawn: Range<Int>
+        var column: Int
+        /// The columns they drew away from their cells' places, by row.
+        var drawn: [Int: Range<Int>]
         /// The first column of the old row they drew a cell of (negative: the row before).
         var from: Int
     }
+
+    /// A cell to draw again: its place after the reflow and what the row record holds there.
+    private typealias PlacedCell = (place: (row: Int, column: Int), cell: (bytes: [UInt8], width: Int, pen: Int))
 
     /// kitty (0.26) parses what it has read on its own schedule, so frames written before a resize
     /// can be read after its reflow: their backspaces stop at the first column of the row the
     /// reflow has just begun (no reverse wrap before 0.43), and their cells are drawn from there
     /// (`docs/terminals.md#resize-and-reflow`). This plays the last one, two or three frames
     /// (`Relocation.inFlight`) from where the reflow put the cursor before them (`lateStories`);
-    /// where such a story ends at the `reported` column, with its frames on the cursor's row,
-    /// every cell they touched or drew over and every cell still fading is drawn again at its
-    /// place, settled, what they drew past the text is erased (ECH, in the default colours), and
-    /// the cursor is put after the text. Only where the environment names kitty, and the row record
-    /// lays the whole line out (`RowRecord.reflowed`, as kitty cuts it).
-    /// - Returns: false, writing nothing, where no story ends at the column, or some cell drawn
-    ///   over cannot be drawn again (a wide cluster the reflow cut in two, a cell not recorded):
-    ///   the caller leaves the cells as drawn.
+    /// where such a story ends at the `reported` column (kitty reports a cursor they left in
+    /// pending wrap at the first column), every cell they touched or drew over and every cell still
+    /// fading is drawn again at its place, settled, what they drew past the text is erased (ECH, in
+    /// the default colours), and the cursor is put after the text. Drawing a cell again where it
+    /// already is changes nothing, so where several stories fit, all of them are mended. Only where
+    /// the environment names kitty, and the row record lays the whole line out
+    /// (`RowRecord.reflowed`, as kitty cuts it).
+    /// - Returns: false, writing nothing, where no story ends at the column, they end on different
+    ///   rows, or some cell drawn over cannot be drawn again (a wide cluster the reflow cut in two, a
+    ///   cell not recorded): the caller goes on without.
     mutating func mendLateFrames(_ r: Relocation, reported now: Int, into out: inout [UInt8]) -> Bool {
         guard configuration.reflow == .cutsCells, let lineOffset = r.lineOffset, !row.movedBack,
               let last = r.inFlight.last, last.lineOffsetBefore + last.advance == lineOffset,
@@ -49,17 +56,26 @@ extension FadeRenderer {
               layout.cursor.column < r.columns else { return false }
         let line = LateLine(record: row, layout: layout, rowStart: lineOffset - r.anchor, end: r.anchor, columns: r.columns,
                             frames: r.inFlight)
-        let stories = Self.lateStories(line).filter { $0.drawn.upperBound == now }
-        guard let mended = mend(line, stories, also: live.cells.map(\.column)), mended.row == layout.cursor.row,
+        let stories = Self.lateStories(line).filter { $0.column == now || ($0.column == r.columns && now == 0) }
+        // The cursor is on the row the stories end on; the text may end on the next (where they
+        // left the cursor in pending wrap): the cells there are reached by writing on.
+        guard let mended = mend(line, stories, also: live.cells.map(\.column)),
+              layout.cursor.row == mended.row || layout.cursor.row == mended.row + 1,
               mended.cells.allSatisfy({ mended.row - $0.place.row < (ahead.rows ?? 1) }) else { return false }
+        var drawing: [UInt8] = []
+        guard let at = draw(mended.cells, up: { mended.row - $0 }, columns: r.columns, into: &drawing) else { return false }
         framing.begin(at: out.count)
         pens.closeLink(into: &out)
-        draw(mended.cells, up: { mended.row - $0 }, into: &out)
+        out += drawing
+        // To the text's end: on the row drawn last, or the one above.
+        let down = at - (mended.row - layout.cursor.row)
+        if down > 0 { ControlSequence.append(&out, down, final: ControlSequence.cud) }
+        if down < 0 { ControlSequence.append(&out, -down, final: ControlSequence.cuu) }
         ControlSequence.append(&out, layout.cursor.column + 1, final: ControlSequence.cha, always: true)
-        if mended.drawn.upperBound > layout.cursor.column {
+        if let drawn = mended.drawn[layout.cursor.row], drawn.upperBound > layout.cursor.column {
             // ECH, not EL, which would reach the row's last cell, where kitty keeps its wrap.
             pens.reset(terminalPenIsUnknown: model.penIsUnknown, into: &out)
-            ControlSequence.append(&out, mended.drawn.upperBound - layout.cursor.column, final: ControlSequence.ech)
+            ControlSequence.append(&out, drawn.upperBound - layout.cursor.column, final: ControlSequence.ech)
         }
         restorePen(into: &out)
         framing.movedCursor = true
@@ -77,8 +93,9 @@ extension FadeRenderer {
     /// past the line's end erased. Drawing a cell again where it already is changes nothing, so
     /// this is right whether or not they were read late. The cursor, at column `now` of the first
     /// row of its own line (`rowsDown` rows below that line's first), comes back there.
-    /// - Returns: false, writing nothing, where some story drew past its row, or a cell cannot be
-    ///   drawn again or is above the screen.
+    /// - Returns: false, writing nothing, where a story ends on another row than the line's last
+    ///   (its line feed would have moved the rows below), or a cell cannot be drawn again or is
+    ///   above the screen.
     mutating func mendLineEnd(_ r: Relocation, reported now: Int, rowsDown: Int, into out: inout [UInt8]) -> Bool {
         guard configuration.reflow == .cutsCells, let end = r.lineEnd, let start = end.record.lineStart,
               !end.record.movedBack else { return false }
@@ -91,14 +108,17 @@ extension FadeRenderer {
         // Rows up from the cursor: to its line's first row, one more to the line before's last.
         let up = { (row: Int) in rowsDown + 1 + layout.cursor.row - row }
         guard mended.cells.allSatisfy({ up($0.place.row) < (ahead.rows ?? 1) }) else { return false }
+        var drawing: [UInt8] = []
+        guard let at = draw(mended.cells, up: up, columns: r.columns, into: &drawing) else { return false }
         framing.begin(at: out.count)
         pens.closeLink(into: &out)
-        draw(mended.cells, up: up, into: &out)
-        if mended.drawn.upperBound > layout.cursor.column && layout.cursor.column < r.columns {
+        out += drawing
+        if at > 0 { ControlSequence.append(&out, at, final: ControlSequence.cud) }
+        if let drawn = mended.drawn[layout.cursor.row], drawn.upperBound > layout.cursor.column, layout.cursor.column < r.columns {
             ControlSequence.append(&out, up(layout.cursor.row), final: ControlSequence.cuu)
             ControlSequence.append(&out, layout.cursor.column + 1, final: ControlSequence.cha, always: true)
             pens.reset(terminalPenIsUnknown: model.penIsUnknown, into: &out)
-            ControlSequence.append(&out, mended.drawn.upperBound - layout.cursor.column, final: ControlSequence.ech)
+            ControlSequence.append(&out, drawn.upperBound - layout.cursor.column, final: ControlSequence.ech)
             ControlSequence.append(&out, up(layout.cursor.row), final: ControlSequence.cud)
         }
         ControlSequence.append(&out, now + 1, final: ControlSequence.cha, always: true)
@@ -108,59 +128,74 @@ extension FadeRenderer {
         return true
     }
 
-    /// What `stories` drew wrongly on `line`: the row they drew on, the columns drawn over, and the
-    /// cells to draw again at their places — every cell from the first they touched to the text's
-    /// end, those in `also`, and those placed in the columns drawn over. Nil where the stories
-    /// drew on different rows or a column drawn over before the text's end cannot be drawn again.
-    private func mend(_ line: LateLine, _ stories: [LateStory], also: [Int])
-        -> (row: Int, drawn: Range<Int>, cells: [(place: (row: Int, column: Int), cell: (bytes: [UInt8], width: Int, pen: Int))])? {
+    /// What `stories` drew wrongly on `line`: the row they end on, the columns drawn over by row,
+    /// and the cells to draw again at their places — every cell from the first they touched to the
+    /// text's end, those in `also`, and those placed in the columns drawn over. Nil where they end
+    /// on different rows, drew on a row after the text's last, or drew over a column before the
+    /// text's end that cannot be drawn again.
+    private func mend(_ line: LateLine, _ stories: [LateStory], also: [Int]) -> (row: Int, drawn: [Int: Range<Int>], cells: [PlacedCell])? {
         guard let row = stories.first?.row, stories.allSatisfy({ $0.row == row }) else { return nil }
-        let drawn = stories.map(\.drawn).reduce(stories[0].drawn) { min($0.lowerBound, $1.lowerBound)..<max($0.upperBound, $1.upperBound) }
+        var drawn: [Int: Range<Int>] = [:]
+        for story in stories {
+            for (r, range) in story.drawn { drawn[r] = drawn[r].map { min($0.lowerBound, range.lowerBound)..<max($0.upperBound, range.upperBound) } ?? range }
+        }
         let record = line.record, layout = line.layout
+        guard drawn.keys.allSatisfy({ $0 <= layout.cursor.row }) else { return nil }
         var columns = Set(also)
         let from = max(-record.previousColumns, stories.map(\.from).min() ?? line.end)
         if from < line.end { columns.formUnion((from..<line.end).filter { record.cell(at: $0) != nil }) }
-        for (column, place) in layout.places where place.row == row && drawn.contains(place.column) { columns.insert(column) }
-        var cells: [(place: (row: Int, column: Int), cell: (bytes: [UInt8], width: Int, pen: Int))] = []
+        for (column, place) in layout.places where drawn[place.row]?.contains(place.column) == true { columns.insert(column) }
+        var cells: [PlacedCell] = []
         for column in columns {
             guard let place = layout.places[column], let cell = record.cell(at: column) else { return nil }
             cells.append((place, cell))
         }
         cells.sort { ($0.place.row, $0.place.column) < ($1.place.row, $1.place.column) }
         // Every column drawn over before the text's end is drawn again (past it: erased).
-        let textEnd = layout.cursor.row == row ? layout.cursor.column : line.columns
-        for x in drawn where x < textEnd {
-            guard cells.contains(where: { $0.place.row == row && $0.place.column <= x && x < $0.place.column + $0.cell.width })
-            else { return nil }
+        for (r, range) in drawn {
+            let textEnd = r == layout.cursor.row ? layout.cursor.column : line.columns
+            for x in range where x < textEnd {
+                guard cells.contains(where: { $0.place.row == r && $0.place.column <= x && x < $0.place.column + $0.cell.width })
+                else { return nil }
+            }
         }
         return (row, drawn, cells)
     }
 
-    /// Draws `cells` settled at their places, `up(row)` rows above the cursor's row (CUU, CHA), and
-    /// comes back down to that row.
-    private mutating func draw(_ cells: [(place: (row: Int, column: Int), cell: (bytes: [UInt8], width: Int, pen: Int))],
-                               up: (Int) -> Int, into out: inout [UInt8]) {
-        var at = 0  // rows up
+    /// Draws `cells` (sorted) settled at their places, `up(row)` rows above the cursor's row (CUU,
+    /// CHA). A row below the cursor's is reached only by writing on from the last cell of the row
+    /// above (the cursor is there in pending wrap: a move down would not scroll at the screen's
+    /// bottom, writing does). - Returns: how many rows above the cursor's row it ends (negative:
+    /// below), nil, writing nothing, where a row below cannot be reached so.
+    private mutating func draw(_ cells: [PlacedCell], up: (Int) -> Int, columns: Int, into out: inout [UInt8]) -> Int? {
+        var at = 0, column = -1  // rows up; the column after the cell drawn last (-1: none yet)
         for (place, cell) in cells {
             let target = up(place.row)
-            if target > at { ControlSequence.append(&out, target - at, final: ControlSequence.cuu) }
-            if target < at { ControlSequence.append(&out, at - target, final: ControlSequence.cud) }
+            if target < 0 {
+                guard target == at - 1, place.column == 0, column == columns else { return nil }
+            } else {
+                if target > at { ControlSequence.append(&out, target - at, final: ControlSequence.cuu) }
+                if target < at { ControlSequence.append(&out, at - target, final: ControlSequence.cud) }
+                ControlSequence.append(&out, place.column + 1, final: ControlSequence.cha, always: true)
+            }
             at = target
-            ControlSequence.append(&out, place.column + 1, final: ControlSequence.cha, always: true)
             pens.set(pens[cell.pen], terminalPenIsUnknown: model.penIsUnknown, into: &out)
             out.append(contentsOf: cell.bytes)
+            column = place.column + cell.width
         }
-        if at > 0 { ControlSequence.append(&out, at, final: ControlSequence.cud) }
+        return at
     }
 
     /// For each count of late frames (the last one, two, …, of `line.frames`), where they leave the
-    /// cursor when read after the reflow, as kitty reads them. From where the reflow put the cursor
-    /// before the first (after the cell before it; on the last cell, not after it, at a row's end),
-    /// a run of backspaces that stays on the row lands where it would have in time, and its cells
-    /// with it; one that stops at the row's first column has its cells drawn from there, and every
-    /// later run moves from where they left the cursor. Only stories in which a backspace stopped
-    /// (else the frames land as if read in time) and no cell was drawn past the row after a stop
-    /// (it would be on a row not known).
+    /// cursor when read after the reflow, as kitty reads them. The reflow puts the cursor after the
+    /// cell before it (on the last cell, not after it, at a row's end), or one cell short of that
+    /// where it stood at the second column or right after a wide cluster (kitty 0.26, `docs/`
+    /// `terminals.md#resize-and-reflow`): both are played. While the cursor is where the layout
+    /// says, a run of backspaces that stays on the row lands as in time, cells and all; one that
+    /// stops at the row's first column, or any run once the cursor is elsewhere, draws its cells
+    /// from where the cursor is, wrapping at the margin as writing does (a wide cluster there is not
+    /// known to these counts). Only stories in which some run drew away from its place (else the
+    /// frames land as if read in time), on at most the row after the reflow's.
     private static func lateStories(_ line: LateLine) -> [LateStory] {
         let record = line.record, layout = line.layout
         /// The cursor after the cells before line offset `offset` (on the old row), as the reflow lays
@@ -176,31 +211,53 @@ extension FadeRenderer {
             }
             return column == 0 ? layout.places[0] : nil
         }
+        /// Whether kitty leaves the cursor at line offset `offset` a cell short after its reflow.
+        func leftShort(_ offset: Int) -> Bool {
+            let column = offset - line.rowStart
+            if column == 1 { return true }
+            return (column - 2 >= -record.previousColumns) && record.cell(at: column - 2)?.width == 2
+        }
         var stories: [LateStory] = []
         for late in 1...max(1, line.frames.count) where late <= line.frames.count {
             let frames = line.frames.suffix(late)
-            guard let first = frames.first, var at = place(first.lineOffsetBefore) else { continue }
-            if at.column == line.columns { at.column -= 1 }
-            var offset = first.lineOffsetBefore
-            var drawn: Range<Int>?
-            var fits = true
-            var from = line.end
-            for run in frames.flatMap(\.runs) {
-                from = min(from, offset - run.backspaces - line.rowStart)
-                offset += run.written - run.backspaces
-                if drawn == nil && run.backspaces <= at.column {
-                    // Lands as in time: the cursor goes where the line puts it.
-                    guard let next = place(offset) else { fits = false; break }
-                    at = next
-                    continue
+            guard let first = frames.first, let reflowed = place(first.lineOffsetBefore) else { continue }
+            for short in leftShort(first.lineOffsetBefore) ? [false, true] : [false] {
+                var at = reflowed
+                if at.column == line.columns { at.column -= 1 }
+                if short { at.column -= 1 }
+                guard at.column >= 0 else { continue }
+                var displaced = short
+                var offset = first.lineOffsetBefore
+                var drawn: [Int: Range<Int>] = [:]
+                var fits = true
+                var from = line.end
+                for run in frames.flatMap(\.runs) {
+                    from = min(from, offset - run.backspaces - line.rowStart)
+                    offset += run.written - run.backspaces
+                    if !displaced && run.backspaces <= at.column {
+                        // Lands as in time: the cursor goes where the line puts it.
+                        guard let next = place(offset) else { fits = false; break }
+                        at = next
+                        continue
+                    }
+                    // Drawn from where the cursor is: back to the row's first column at most (from
+                    // pending wrap too), then on, wrapping at the margin.
+                    displaced = true
+                    at.column = max(0, at.column - run.backspaces)
+                    var left = run.written
+                    while left > 0 {
+                        if at.column == line.columns { at.row += 1; at.column = 0 }
+                        let take = min(left, line.columns - at.column)
+                        let range = at.column..<(at.column + take)
+                        drawn[at.row] = drawn[at.row].map { min($0.lowerBound, range.lowerBound)..<max($0.upperBound, range.upperBound) } ?? range
+                        at.column += take
+                        left -= take
+                    }
+                    if at.row > reflowed.row + 1 { fits = false; break }
                 }
-                let start = max(0, at.column - run.backspaces)
-                at.column = start + run.written
-                drawn = min(drawn?.lowerBound ?? start, start)..<max(drawn?.upperBound ?? at.column, at.column)
-                if at.column >= line.columns { fits = false; break }
+                guard fits, displaced else { continue }
+                stories.append(LateStory(late: late, row: at.row, column: at.column, drawn: drawn, from: from))
             }
-            guard fits, let drawn, drawn.upperBound == at.column else { continue }
-            stories.append(LateStory(late: late, row: at.row, drawn: drawn, from: from))
         }
         return stories
     }
