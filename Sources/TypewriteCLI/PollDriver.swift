@@ -405,7 +405,7 @@ package struct PollDriver {
                                        out: inout SessionOutput) -> Outcome? {
         if signo == SIGWINCH {
             toldColumns = System.terminalColumns(setup.output)
-            session.resize(columns: toldColumns, rows: System.terminalRows(setup.output), into: &out)
+            session.resize(columns: toldColumns, rows: System.terminalRows(setup.output), at: now, into: &out)
             cursorQueryFrom = now + Self.resizeQuietTime
             resizedAt = now
             if cursorQuery != nil { cursorQueryIsStale = true }

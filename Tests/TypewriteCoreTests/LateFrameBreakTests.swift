@@ -144,29 +144,25 @@ extension LateFrameBreakTests {
     /// of its last ten cells read late would have stopped at the first column.
     static let longLine = String(repeating: "abcdefghij", count: 3) + "kl"
 
-    @Test("a frame no Frame describes (CR, two LFs) moves the cursor down: the line end kept is not the line before any more",
-          arguments: ["\r\ncccc dddd\n", "\n\ncccc dddd\n"])
+    @Test("a frame no Frame describes (CR, two LFs) after a line's end: that line end is not mended any more",
+          arguments: ["\r\ncccc dddd\n", "\n\ncccc dddd\n", "\rcccc dddd\n"])
     func staleLineEnd(rest: String) {
-        // No frame is late. The line feed of `longLine` came in a frame of its own, and the
-        // input paused there (no frame written, so the line end stays kept); the next frame,
-        // `CR LF c` or `LF LF c`, is not described (`runs(of:)` is nil), and `noteFrame` then
-        // clears `recentFrames` but keeps `lineEnd`. At the resize `mendLineEnd` draws
-        // `longLine`'s last cells one row above the cursor's line — on the row between — and
-        // erases after them: `kl` and `hij` appear where cat has a blank row.
-        withKnownIssue("mendLineEnd redraws a line that is no longer the line before the cursor's") {
-            for time in [2.0, 2.005, 2.01] {
-                Self.expectCat(Case(chunks: [(0, Self.longLine + "\n"), (2.0, rest)], from: 80, widths: [30], at: time))
-            }
+        // No frame is late. The line feed of `longLine` came in a frame of its own, and the input
+        // paused there; the next frame (`CR LF c`, `LF LF c`, `CR c`) moves the cursor in a way
+        // `runs(of:)` does not describe, so the line before is not known to be right above any
+        // more: `lineEnd` is forgotten (it was kept, and `mendLineEnd` drew `kl` and `hij` where
+        // cat has a blank row).
+        for time in [2.0, 2.005, 2.01] {
+            Self.expectCat(Case(chunks: [(0, Self.longLine + "\n"), (2.0, rest)], from: 80, widths: [30], at: time))
         }
     }
 
-    @Test("a restyle of the line before, after its line feed, is undone by mendLineEnd (markdown)")
+    @Test("a restyle of the line before, after its line feed, is not undone (markdown)")
     func restyleUndoneByLineEnd() {
         // No frame is late. `*…kl` ends its line plain; `b*` closes the emphasis, and the frame
-        // at 2.0 s repaints the line above in italics (with CUU/CHA: not described, so `lineEnd`
-        // stays). `lineEnd.record` is the row record taken at the line feed, with the old pens:
-        // the resize's `mendLineEnd` draws `hijkl` again from it, plain, where typewrite's own
-        // screen (no resize) has them italic.
+        // at 2.0 s repaints the line above in italics (with CUU/CHA: not described). The row record
+        // taken at the line feed has the old pens; `lineEnd` is forgotten with that frame, so the
+        // resize draws nothing from it (it drew `hijkl` plain where the screen has them italic).
         let c = Case(chunks: [(0, "*" + Self.longLine + "\n"), (2.0, "b* and more text here\n")], from: 80, widths: [30],
                      at: 2.0, markdown: true)
         let (typewrite, _, _) = Self.run(c)
@@ -175,9 +171,7 @@ extension LateFrameBreakTests {
         unresized.widths = []
         let (reference, _, _) = Self.run(unresized)
         #expect(Self.fading(typewrite).isEmpty)
-        withKnownIssue("lineEnd.record keeps the pens of the line feed; restyles after it are undone") {
-            #expect(typewrite.lines == reference.lines, "\(typewrite.diff(reference) ?? "")")
-        }
+        #expect(typewrite.lines == reference.lines, "\(typewrite.diff(reference) ?? "")")
     }
 
     @Test("a late frame that ends a line and begins more than one (`LF b LF LF c`) is not mended")
@@ -192,16 +186,14 @@ extension LateFrameBreakTests {
         }
     }
 
-    @Test("text with CR LF line ends: a late frame that ends a line is not mended", arguments: [1, 2])
+    @Test("text with CR LF line ends: a late frame that ends a line is mended", arguments: [1, 2])
     func lateFrameWithCRLF(late: Int) {
-        // Every frame with a CR is not described, so with CR LF line ends no frame that ends a
-        // line is ever mended: `look day swings sea ride sea pools in` at 33 columns, resized
-        // at 0.86 s, leaves `a pool` (`ea pool`) fading at the end of its first row.
+        // `look day swings sea ride sea pools in` at 33 columns, resized at 0.86 s: the frame that
+        // ends it (CR LF) read late left `a pool` (`ea pool`) fading at the end of its first row,
+        // when frames with a CR were not described.
         let text = "sea peaceful sharpest one tide\r\nlook day swings sea ride sea pools in\r\nof twice in daily look one\r\n"
             + "tide of them\r\n"
-        withKnownIssue("frames with CR are not described") {
-            Self.expectCat(Case(chunks: [(0, text)], from: 80, widths: [33], at: 0.86, inFlight: late))
-        }
+        Self.expectCat(Case(chunks: [(0, text)], from: 80, widths: [33], at: 0.86, inFlight: late))
     }
 
     @Test("two resizes before the report, a frame read late after the first: its cells are not mended",

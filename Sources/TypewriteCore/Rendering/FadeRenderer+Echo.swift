@@ -55,7 +55,13 @@ extension FadeRenderer {
     /// even on a row that did not wrap, with its rows resized some milliseconds after the signal:
     /// the renderer waits, writing nothing, for the cursor's column (`cursorReport`), which tells
     /// these apart (`docs/terminals.md#resize-and-reflow`).
-    package mutating func resize(columns newColumns: Int?, rows newRows: Int?, into out: inout [UInt8]) {
+    /// - Parameter time: when the signal came (nil: not known); frames written long before it are
+    ///   taken to have been read (`framesUnreadFor`).
+    package mutating func resize(columns newColumns: Int?, rows newRows: Int?, at time: Seconds? = nil, into out: inout [UInt8]) {
+        if let time, let written = framesWrittenAt, time - written > Self.framesUnreadFor {
+            recentFrames.removeAll()
+            lineEnd = nil
+        }
         ahead.rows = Self.valid(newRows)
         let valid = Self.valid(newColumns)
         var unmoved = false

@@ -124,8 +124,12 @@ extension FadeRenderer {
             lineEnd = end.framesSince < Self.framesKept ? end : nil
         }
         func advance(_ runs: [Frame.Run]) -> Int { runs.reduce(0) { $0 + $1.written - $1.backspaces } }
+        framesWrittenAt = frameTime
         guard let before = offsetBefore, let after = model.lineOffset, let runs = Self.runs(of: bytes) else {
+            // Other motion (CR, CUU, a second line feed…) or a restyle above: the line before may not
+            // be right above any more, nor its record right (frames are read in order).
             recentFrames.removeAll()
+            lineEnd = nil
             return
         }
         let chained = recentFrames.last.map { $0.lineOffsetBefore + $0.advance == before } ?? true
@@ -150,8 +154,8 @@ extension FadeRenderer {
 
     /// `bytes` as runs of going back (BS, CUB) and then cells drawn (pens and modes set between
     /// them: SGR, `CSI ? n h/l`), the cells counted as terminals without a grapheme mode do (UAX
-    /// #11, `CellWidth`), before and after one line feed (LF); nil for any other motion (CR, TAB, a
-    /// second LF, a cursor or other sequence) or an ambiguous width.
+    /// #11, `CellWidth`), before and after one line feed (LF or CR LF); nil for any other motion (CR,
+    /// TAB, a second line feed, a cursor or other sequence) or an ambiguous width.
     static func runs(of bytes: ArraySlice<UInt8>) -> (beforeLineFeed: [Frame.Run], afterLineFeed: [Frame.Run]?)? {
         var runs: [Frame.Run] = []
         var beforeLineFeed: [Frame.Run]?
@@ -191,7 +195,9 @@ extension FadeRenderer {
             } else if byte == 0x08 {
                 guard flush() else { return nil }
                 goBack(1)
-            } else if byte == 0x0A {
+            } else if byte == 0x0A || (byte == 0x0D && i + 1 < bytes.endIndex && bytes[i + 1] == 0x0A) {
+                // LF, or CR LF (the CR moves only along the row the LF leaves).
+                if byte == 0x0D { i += 1 }
                 guard flush(), beforeLineFeed == nil else { return nil }
                 beforeLineFeed = runs
                 runs = []
@@ -425,7 +431,14 @@ extension FadeRenderer {
         }
         settleLive(moves: moves, into: &out)
         restorePen(into: &out)
-        if byte == 0x0A, configuration.reflow == .cutsCells, let offset = model.lineOffset { lineFeedRecord = (row, offset) }
+        if configuration.reflow == .cutsCells, byte == 0x0A || byte == 0x0D {
+            // The line's end as the line feed leaves it; after CR, as the CR found it (CR LF).
+            if byte == 0x0D {
+                lineFeedRecord = model.lineOffset.map { (row, $0) }
+            } else if lineFeedRecord == nil || model.column != 0 {
+                lineFeedRecord = model.lineOffset.map { (row, $0) }
+            }
+        }
         out.append(byte)
         model.control(byte)
         row.sync(model)

@@ -93,7 +93,13 @@ package struct FadeRenderer: Sendable {
         var framesSince = 0
     }
     var lineEnd: LineEnd?
-    /// The row record and line offset as a line feed was written in the frame being made.
+    /// When the current frame is made, and when the last frame was written (`frame(at:)`'s time):
+    /// frames written longer ago than `framesUnreadFor` before a resize have been read.
+    var frameTime: Seconds?
+    var framesWrittenAt: Seconds?
+    static let framesUnreadFor: Seconds = 0.25
+    /// The row record and line offset as a line feed (or the CR before it) was written in the
+    /// frame being made.
     var lineFeedRecord: (record: RowRecord, lineOffset: Int)?
 
     struct Rest {
@@ -242,6 +248,7 @@ package struct FadeRenderer: Sendable {
     mutating func frame(at time: Seconds, relievingMemory: Bool, into out: inout [UInt8]) {
         // Waiting for the cursor's place after a resize: nothing is written until it is known.
         guard relocation == nil else { return }
+        frameTime = time
         var settledUpTo = 0
         if ahead.lagIsBounded || relievingMemory {
             let due = max(ahead.dueClusters(at: time), ahead.clustersOverMemoryLimit(stream, pending: pendingBytes, written: revealed))

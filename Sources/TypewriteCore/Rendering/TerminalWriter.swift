@@ -37,8 +37,8 @@ protocol TerminalWriter: Sendable {
     mutating func resumed(into out: inout [UInt8])
     /// Everything received, settled, without ending the input or moving away.
     mutating func settleNow(into out: inout [UInt8])
-    /// The terminal's size changed (nil: unknown).
-    mutating func resize(columns: Int?, rows: Int?, into out: inout [UInt8])
+    /// The terminal's size changed (nil: unknown), at `time` (seconds; nil: not known).
+    mutating func resize(columns: Int?, rows: Int?, at time: Seconds?, into out: inout [UInt8])
     /// Whether the writer waits for the cursor's column (a cursor position report) before it
     /// writes more: after a resize that may have moved the cells still fading.
     var wantsCursorReport: Bool { get }

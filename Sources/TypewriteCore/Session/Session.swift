@@ -289,8 +289,9 @@ package struct Session {
     }
 
     /// The terminal is now `columns` cells wide and `rows` high (SIGWINCH); nil when unknown.
-    package mutating func resize(columns: Int?, rows: Int?, into out: inout SessionOutput) {
-        writer?.resize(columns: columns, rows: rows, into: &out.bytes)
+    /// `time`, when given, is when the signal came (seconds on the session's clock).
+    package mutating func resize(columns: Int?, rows: Int?, at time: Seconds? = nil, into out: inout SessionOutput) {
+        writer?.resize(columns: columns, rows: rows, at: time, into: &out.bytes)
         startFrames(at: lastTime)
     }
 

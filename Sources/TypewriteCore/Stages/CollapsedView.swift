@@ -309,11 +309,11 @@ struct CollapsedView: TerminalWriter {
         prompt = .done
     }
 
-    mutating func resize(columns newColumns: Int?, rows newRows: Int?, into out: inout [UInt8]) {
+    mutating func resize(columns newColumns: Int?, rows newRows: Int?, at time: Seconds? = nil, into out: inout [UInt8]) {
         configuration.columns = newColumns
         configuration.rows = newRows
         giveUp(labelRowKnown: true, into: &out)
-        renderer.resize(columns: newColumns, rows: newRows, into: &out)
+        renderer.resize(columns: newColumns, rows: newRows, at: time, into: &out)
     }
 
     mutating func forgetCursor(into out: inout [UInt8]) {
