@@ -80,14 +80,14 @@ struct ResizeTests {
         }
         // kitty 0.26's BS stops at the first column, also of a row the reflow has just begun.
         if inFlight > 0 && named { screen.backspaceReverseWraps = false }
+        // kitty 0.26 leaves a cursor whose place is a whole number of rows on the last cell, not after it.
+        if (dropsPendingWrap || (inFlight > 0 && named)) && screen.pendingWrap { screen.feed("\u{1B}[\(to)G") }
         // kitty 0.26 leaves the cursor one cell short of its place after some reflows: where it
         // stood right after a wide cluster, or at the second column (before the late frames).
         if leftShort && shortAfterReflow { screen.feed("\u{1B}[D") }
         let readLate = !held.isEmpty
         for frame in held { screen.feed(frame.bytes) }
         held.removeAll()
-        // kitty 0.26 leaves a cursor whose place is a whole number of rows on the last cell, not after it.
-        if dropsPendingWrap && screen.pendingWrap { screen.feed("\u{1B}[\(to)G") }
         if dropsPendingWrap && cat.pendingWrap { cat.feed("\u{1B}[\(to)G") }
         cat.feed(rest)
         out = SessionOutput()

@@ -223,10 +223,16 @@ extension FadeRenderer {
             guard let first = frames.first, let reflowed = place(first.lineOffsetBefore) else { continue }
             for short in leftShort(first.lineOffsetBefore) ? [false, true] : [false] {
                 var at = reflowed
-                if at.column == line.columns { at.column -= 1 }
+                var displaced = short
+                if at.column == line.columns {
+                    // On the last cell, not in pending wrap after it: going back or writing on starts
+                    // a cell short of where it would after writing (measured: 96 cells at 135
+                    // columns, then 32, BS×10 and `X`: `X` at 85, not 86).
+                    at.column -= 1
+                    displaced = true
+                }
                 if short { at.column -= 1 }
                 guard at.column >= 0 else { continue }
-                var displaced = short
                 var offset = first.lineOffsetBefore
                 var drawn: [Int: Range<Int>] = [:]
                 var fits = true
