@@ -19,6 +19,8 @@ struct LateFrameBreakTests {
         var inFlight = 0
         var kitty = true
         var markdown = false
+        /// A terminal that keeps its rows and cuts them (xterm), not one that reflows them.
+        var keeps = false
         var rows = 24
         /// Prints every frame, the late ones, the resize's and the report's bytes (for a reader).
         var trace = false
@@ -36,8 +38,9 @@ struct LateFrameBreakTests {
         configuration.rows = c.rows
         configuration.highlightsMarkdown = c.markdown
         var session = Session(mode: .animated(configuration), pipeline: InputPipeline(format: .raw))
-        var screen = VirtualTerminal(columns: c.from, rows: c.rows, margin: .tmux, newlineIsCRLF: true)
-        var cat = VirtualTerminal(columns: c.from, rows: c.rows, margin: .tmux, newlineIsCRLF: true)
+        let margin: VirtualTerminal.MarginConvention = c.keeps ? .xterm : .tmux
+        var screen = VirtualTerminal(columns: c.from, rows: c.rows, margin: margin, newlineIsCRLF: true)
+        var cat = VirtualTerminal(columns: c.from, rows: c.rows, margin: margin, newlineIsCRLF: true)
         var chunks = c.chunks[...]
         var held: [(due: Seconds, bytes: [UInt8])] = []
         var ended = false
@@ -75,8 +78,8 @@ struct LateFrameBreakTests {
         arrive(upTo: 0)
         frames(until: c.at, holding: c.inFlight)
         for (index, width) in c.widths.enumerated() {
-            screen = screen.reflowed(columns: width, rows: c.rows)
-            cat = cat.reflowed(columns: width, rows: c.rows)
+            screen = c.keeps ? screen.cut(columns: width) : screen.reflowed(columns: width, rows: c.rows)
+            cat = c.keeps ? cat.cut(columns: width) : cat.reflowed(columns: width, rows: c.rows)
             if index == 0 {
                 if c.inFlight > 0 && c.kitty { screen.backspaceReverseWraps = false }
                 for frame in held {
@@ -95,7 +98,7 @@ struct LateFrameBreakTests {
         if asked {
             var out = SessionOutput()
             let to = c.widths.last ?? c.from
-            var column = screen.pendingWrap ? to : screen.cursorColumn
+            var column = screen.pendingWrap && !c.keeps ? to : screen.cursorColumn
             if screen.pendingWrap && readLate && c.kitty { column = 0 }
             session.cursorReport(column: column, into: &out)
             if c.trace { print("report \(column) (row \(screen.cursorRow)): \(escaped(out.bytes))") }
@@ -277,6 +280,21 @@ extension LateFrameBreakTests {
             var unnamed = c
             unnamed.kitty = false
             if !named.isEmpty && Self.failures(unnamed).isEmpty { Issue.record("\(named.joined(separator: "\n"))") }
+        }
+    }
+
+    @Test("two resizes before the report in a terminal that cuts its rows (xterm): cut at the narrower width",
+          arguments: [[55, 140], [40, 80], [30, 100]])
+    func keptRowsCutTwice(widths: [Int]) {
+        // emulator-actions xterm seed 21 try 5 (80→55→140, 0.26 s apart): the cells past column 55
+        // were cut by the first resize and the cursor clamped there; the second, before the
+        // report, made the renderer compare the report with the old column against 140 columns,
+        // which did not fit: `ture` of `creatures` left fading.
+        let text = "tide 静かに見える back of look but tide daily creatures at low of one one 漢字 in pools\n"
+        for time in stride(from: 0.3, through: 1.2, by: 0.05) {
+            let c = Case(chunks: [(0, text)], from: 80, widths: widths, at: time, kitty: false, keeps: true)
+            let (typewrite, _, _) = Self.run(c)
+            #expect(Self.fading(typewrite).isEmpty, "\(c): left fading \(Self.fading(typewrite))")
         }
     }
 }

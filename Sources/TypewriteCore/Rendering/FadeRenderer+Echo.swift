@@ -78,14 +78,16 @@ extension FadeRenderer {
             let kept = (relocation?.keptWithoutReport ?? unmoved) && anchor < new - 1
             relocation = Relocation(anchor: anchor, lineOffset: relocation?.lineOffset ?? model.lineOffset, columns: new,
                                     keptWithoutReport: kept, inFlight: relocation == nil ? recentFrames : [],
-                                    lineEnd: relocation == nil ? lineEnd : relocation?.lineEnd)
+                                    lineEnd: relocation == nil ? lineEnd : relocation?.lineEnd,
+                                    narrowest: min(relocation?.narrowest ?? new, new))
             return
         }
         if relocation == nil, let anchor = model.column, let new = valid, mayHaveFramesInFlight {
             // Nothing fades, but frames kitty may read after its reflow can draw cells wrongly.
             live.removeAll()
             relocation = Relocation(anchor: anchor, lineOffset: model.lineOffset, columns: new,
-                                    keptWithoutReport: unmoved && anchor < new - 1, inFlight: recentFrames, lineEnd: lineEnd)
+                                    keptWithoutReport: unmoved && anchor < new - 1, inFlight: recentFrames, lineEnd: lineEnd,
+                                    narrowest: new)
             return
         }
         relocation = nil
@@ -186,7 +188,7 @@ extension FadeRenderer {
             // Cut off (xterm): the cells left of the new margin are where they were.
             framing.begin(at: out.count)
             live.settle(moves: .absolute, colors: &colors, pens: &pens, cursor: column, penIsUnknown: model.penIsUnknown,
-                        cutAt: r.columns, into: &out)
+                        cutAt: r.narrowest, into: &out)
             ControlSequence.append(&out, column + 1, final: ControlSequence.cha, always: true)
             restorePen(into: &out)
             framing.movedCursor = true
@@ -240,8 +242,9 @@ extension FadeRenderer {
     /// that reflows puts it at its place in the logical line modulo the width (at a row boundary:
     /// pending wrap after the last column of the row above).
     func relocated(_ r: Relocation, reported now: Int) -> Relocated {
-        let kept = min(r.anchor, r.columns - 1)
-        let clamped = r.anchor >= r.columns
+        // A terminal that keeps its rows cut them at the narrowest width since the first resize.
+        let kept = min(r.anchor, r.narrowest - 1)
+        let clamped = r.anchor >= r.narrowest
         let reflowed = r.lineOffset.map { $0 % r.columns }
         let wrapsPending = r.lineOffset.map { $0 > 0 && $0 % r.columns == 0 } ?? false
         if now == kept && !clamped && !reflowsElsewhere(r, reported: now) {

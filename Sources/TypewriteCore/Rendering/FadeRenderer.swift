@@ -63,6 +63,8 @@ package struct FadeRenderer: Sendable {
         var inFlight: [Frame] = []
         /// The end of the line before, while frames that drew on it may be unread.
         var lineEnd: LineEnd? = nil
+        /// The narrowest width since the first resize: a terminal that keeps its rows cut them there.
+        var narrowest: Int
     }
 
     /// A frame's motion along its logical line, from `lineOffsetBefore`: runs of going back
