@@ -184,11 +184,11 @@ extension FadeRenderer {
             model.columns = r.columns
             model.cursorFound(column: column, lineOffset: lineOffset)
             return
-        case .cutOff(let column):
+        case .cutOff(let column, let margin):
             // Cut off (xterm): the cells left of the new margin are where they were.
             framing.begin(at: out.count)
             live.settle(moves: .absolute, colors: &colors, pens: &pens, cursor: column, penIsUnknown: model.penIsUnknown,
-                        cutAt: r.narrowest, into: &out)
+                        cutAt: margin, into: &out)
             ControlSequence.append(&out, column + 1, final: ControlSequence.cha, always: true)
             restorePen(into: &out)
             framing.movedCursor = true
@@ -221,8 +221,8 @@ extension FadeRenderer {
     enum Relocated {
         /// Where they were, the cursor at `column`.
         case inPlace(column: Int, lineOffset: Int?)
-        /// Where they were, the rows cut at the new margin, the cursor clamped to `column`.
-        case cutOff(column: Int)
+        /// Where they were, the rows cut at `margin`, the cursor clamped to `column`.
+        case cutOff(column: Int, margin: Int)
         /// Moved along the logical line to `places`, the cursor to `cursor` (`columns`: pending wrap).
         case reflowed(places: [LiveRegion.Place], cursor: Int, lineOffset: Int?, finish: Finish)
         /// Not certain: left as drawn.
@@ -242,13 +242,17 @@ extension FadeRenderer {
     /// that reflows puts it at its place in the logical line modulo the width (at a row boundary:
     /// pending wrap after the last column of the row above).
     func relocated(_ r: Relocation, reported now: Int) -> Relocated {
-        // A terminal that keeps its rows cut them at the narrowest width since the first resize.
-        let kept = min(r.anchor, r.narrowest - 1)
-        let clamped = r.anchor >= r.narrowest
+        let kept = min(r.anchor, r.columns - 1)
+        let clamped = r.anchor >= r.columns
         let reflowed = r.lineOffset.map { $0 % r.columns }
         let wrapsPending = r.lineOffset.map { $0 > 0 && $0 % r.columns == 0 } ?? false
         if now == kept && !clamped && !reflowsElsewhere(r, reported: now) {
             return .inPlace(column: now, lineOffset: reflowed == now ? r.lineOffset : nil)
+        }
+        // Two resizes or more before the report: a terminal that keeps its rows (not one named as
+        // reflowing them) cut them at the narrowest width, and clamped the cursor there.
+        if configuration.reflow == nil, r.narrowest < r.columns, r.anchor >= r.narrowest, now == r.narrowest - 1 {
+            return .cutOff(column: now, margin: r.narrowest)
         }
         // Where a reflow would have put the cursor: at the logical line's place, or, where the row
         // record knows the whole line, where writing it again at the new width ends.
@@ -270,13 +274,15 @@ extension FadeRenderer {
         let places = layout?.places
             ?? (lineKnown ? nil : live.placesAfterReflow(cursor: cursor, anchor: r.anchor, columns: r.columns))
         if now == kept && clamped {
-            guard reflowFits, let places else { return .cutOff(column: now) }
+            guard reflowFits, let places else { return .cutOff(column: now, margin: r.columns) }
             // Both kinds of terminal would report this column (kitty leaves a cursor whose place
             // is a whole number of rows on the last cell, as xterm's cut does). Where the reflow
             // left every cell where it was — the row held them all and never wrapped — the two
             // agree; elsewhere the cells are in different places, and writing them in either
             // would garble the other, unless the environment names a terminal that reflows.
-            if zip(places, live.cells).allSatisfy({ $0.up == 0 && $0.column == $1.column }) { return .cutOff(column: now) }
+            if zip(places, live.cells).allSatisfy({ $0.up == 0 && $0.column == $1.column }) {
+                return .cutOff(column: now, margin: r.columns)
+            }
             guard configuration.reflow == .cutsCells else { return .lost }
             if cursor == r.columns { return .reflowed(places: places, cursor: cursor, lineOffset: nil, finish: .onLastCell) }
             return .reflowed(places: places, cursor: cursor, lineOffset: reflowed == now ? r.lineOffset : nil, finish: .asDrawn)
