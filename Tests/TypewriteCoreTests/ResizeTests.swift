@@ -126,10 +126,11 @@ struct ResizeTests {
     }
 
     /// Resizes `from`→`to` at each of `times`: no cell is left fading and the text is cat's.
+    /// `leftShort`: the terminal leaves the cursor a cell short where kitty does (`run`).
     static func expectSettles(_ text: String, from: Int, to: Int, at times: some Sequence<Double>, named: Bool = false,
-                              sourceLocation: SourceLocation = #_sourceLocation) {
+                              leftShort: Bool = false, sourceLocation: SourceLocation = #_sourceLocation) {
         for time in times {
-            let (typewrite, cat, _) = run(text, from: from, to: to, at: time, named: named)
+            let (typewrite, cat, _) = run(text, from: from, to: to, at: time, named: named, leftShort: leftShort)
             #expect(fadeColours(typewrite).isEmpty, "\(from)→\(to) at \(time): left fading: \(fadeColours(typewrite))",
                     sourceLocation: sourceLocation)
             #expect(typewrite.text == cat.text, "\(from)→\(to) at \(time): \(typewrite.diff(cat) ?? "")", sourceLocation: sourceLocation)
@@ -187,11 +188,7 @@ struct ResizeTests {
         // second cell by a resize (emulator-actions kitty seed 9 try 7: `creatues`, a letter
         // written over, and the text after it a cell to the left).
         let text = "潮だまりは静かに見えるが生き物たちは一日二回\n"
-        for time in stride(from: 0.2, through: 0.6, by: 0.1) {
-            let (typewrite, cat, _) = Self.run(text, from: from, to: to, at: time, leftShort: true)
-            #expect(Self.fadeColours(typewrite).isEmpty, "\(from)→\(to) at \(time): left fading: \(Self.fadeColours(typewrite))")
-            #expect(typewrite.text == cat.text, "\(from)→\(to) at \(time): \(typewrite.diff(cat) ?? "")")
-        }
+        Self.expectSettles(text, from: from, to: to, at: stride(from: 0.2, through: 0.6, by: 0.1), leftShort: true)
     }
 
     @Test("a terminal that leaves the cursor at the first column, from the second (kitty): it is put back",
@@ -201,11 +198,7 @@ struct ResizeTests {
         // report says column 1, and `X` then overwrites the `s` (emulator-actions kitty seed 12
         // tries 2 and 8: `harp est` for `sharpest`, `ools` for `pools`).
         let text = "sea\nsharpest twice pools\nX\nab\n"
-        for time in stride(from: 0.02, through: 0.5, by: 0.005) {
-            let (typewrite, cat, _) = Self.run(text, from: from, to: to, at: time, leftShort: true)
-            #expect(Self.fadeColours(typewrite).isEmpty, "\(from)→\(to) at \(time): left fading: \(Self.fadeColours(typewrite))")
-            #expect(typewrite.text == cat.text, "\(from)→\(to) at \(time): \(typewrite.diff(cat) ?? "")")
-        }
+        Self.expectSettles(text, from: from, to: to, at: stride(from: 0.02, through: 0.5, by: 0.005), leftShort: true)
     }
 
     @Test("frames read after a reflow that left the cursor a cell short (kitty)", arguments: [1, 2, 3], [(80, 125), (80, 41), (60, 100)])

@@ -1,9 +1,114 @@
-// Frames a terminal read after its reflow (kitty): finding which, and drawing again what they
-// drew in the wrong place. See FadeRenderer+Echo.swift for the resize they follow.
+// Frames a terminal read after its reflow (kitty): describing each frame written, finding which
+// were read late, and drawing again what they drew in the wrong place. See FadeRenderer+Echo.swift for the resize they follow.
 
 extension FadeRenderer {
     /// Most frames `recentFrames` keeps: how many a terminal may still hold unread when it resizes.
     static let framesKept = 3
+
+    // MARK: Describing frames
+
+    /// Describes the frame `bytes` (`Frame`), written from `offsetBefore` in the cursor's logical
+    /// line, and keeps it among `recentFrames`, or forgets them all when it cannot be described. A
+    /// frame with one line feed ends the line before: what it drew up to it, with the frames before
+    /// it, is kept as `lineEnd`. Only where the environment names kitty, the one terminal it is used
+    /// for (`mendLateFrames`, `mendLineEnd`); a call that wrote nothing changes nothing.
+    mutating func noteFrame(_ bytes: ArraySlice<UInt8>, from offsetBefore: Int?) {
+        guard configuration.reflow == .cutsCells, !bytes.isEmpty else { return }
+        defer { lineFeedRecord = nil }
+        if var end = lineEnd {
+            end.framesSince += 1
+            lineEnd = end.framesSince < Self.framesKept ? end : nil
+        }
+        framesWrittenAt = frameTime
+        guard let before = offsetBefore, let after = model.lineOffset, let runs = Self.runs(of: bytes) else {
+            // Other motion (CR, CUU, a second line feed…) or a restyle above: the line before may not
+            // be right above any more, nor its record right (frames are read in order).
+            recentFrames.removeAll()
+            lineEnd = nil
+            return
+        }
+        let chained = recentFrames.last.map { $0.lineOffsetBefore + $0.advance == before } ?? true
+        if let next = runs.afterLineFeed {
+            // The line ends in this frame: its frames go with its row record.
+            if let feed = lineFeedRecord, feed.lineOffset == before + Frame(lineOffsetBefore: 0, runs: runs.beforeLineFeed).advance {
+                lineEnd = LineEnd(record: feed.record, lineOffset: feed.lineOffset,
+                                  frames: (chained ? recentFrames : []) + [Frame(lineOffsetBefore: before, runs: runs.beforeLineFeed)])
+            } else {
+                lineEnd = nil
+            }
+            recentFrames = Frame(lineOffsetBefore: 0, runs: next).advance == after ? [Frame(lineOffsetBefore: 0, runs: next)] : []
+            return
+        }
+        guard before + Frame(lineOffsetBefore: 0, runs: runs.beforeLineFeed).advance == after, chained else {
+            recentFrames.removeAll()
+            return
+        }
+        if recentFrames.count == Self.framesKept { recentFrames.removeFirst() }
+        recentFrames.append(Frame(lineOffsetBefore: before, runs: runs.beforeLineFeed))
+    }
+
+    /// `bytes` as runs of going back (BS, CUB) and then cells drawn (pens and modes set between
+    /// them: SGR, `CSI ? n h/l`), the cells counted as terminals without a grapheme mode do (UAX
+    /// #11, `CellWidth`), before and after one line feed (LF or CR LF); nil for any other motion (CR,
+    /// TAB, a second line feed, a cursor or other sequence) or an ambiguous width.
+    static func runs(of bytes: ArraySlice<UInt8>) -> (beforeLineFeed: [Frame.Run], afterLineFeed: [Frame.Run]?)? {
+        var runs: [Frame.Run] = []
+        var beforeLineFeed: [Frame.Run]?
+        var text: [UInt8] = []
+        func flush() -> Bool {
+            guard !text.isEmpty else { return true }
+            var cells = 0
+            for scalar in String(decoding: text, as: UTF8.self).unicodeScalars {
+                if CellWidth.isAmbiguous(scalar) || scalar.value < 0x20 { return false }
+                cells += CellWidth.of(scalar)
+            }
+            text.removeAll()
+            if runs.isEmpty { runs.append(Frame.Run(backspaces: 0, written: 0)) }
+            runs[runs.count - 1].written += cells
+            return true
+        }
+        func goBack(_ n: Int) {
+            if runs.last.map({ $0.written > 0 }) ?? true { runs.append(Frame.Run(backspaces: 0, written: 0)) }
+            runs[runs.count - 1].backspaces += n
+        }
+        var i = bytes.startIndex
+        while i < bytes.endIndex {
+            let byte = bytes[i]
+            if byte == 0x1B {
+                guard flush(), i + 1 < bytes.endIndex, bytes[i + 1] == UInt8(ascii: "[") else { return nil }
+                i += 2
+                let parameters = i
+                while i < bytes.endIndex, !(0x40...0x7E).contains(bytes[i]) { i += 1 }
+                guard i < bytes.endIndex else { return nil }
+                if bytes[i] == ControlSequence.cub {
+                    // CUB stops at the row's first column as kitty's BS does: a run of going back.
+                    guard let n = parameters == i ? 1 : Int(String(decoding: bytes[parameters..<i], as: UTF8.self)) else { return nil }
+                    goBack(n)
+                } else if ![UInt8(ascii: "m"), UInt8(ascii: "h"), UInt8(ascii: "l")].contains(bytes[i]) {
+                    return nil
+                }
+            } else if byte == 0x08 {
+                guard flush() else { return nil }
+                goBack(1)
+            } else if byte == 0x0A || (byte == 0x0D && i + 1 < bytes.endIndex && bytes[i + 1] == 0x0A) {
+                // LF, or CR LF (the CR moves only along the row the LF leaves).
+                if byte == 0x0D { i += 1 }
+                guard flush(), beforeLineFeed == nil else { return nil }
+                beforeLineFeed = runs
+                runs = []
+            } else if byte < 0x20 || byte == 0x7F {
+                return nil  // CR, TAB: other motion
+            } else {
+                text.append(byte)
+            }
+            i += 1
+        }
+        guard flush() else { return nil }
+        if let beforeLineFeed { return (beforeLineFeed, runs) }
+        return (runs, nil)
+    }
+
+    // MARK: Mending what late frames drew
 
     /// A line as kitty lays it out at the new width, and the frames that drew on it last.
     private struct LateLine {
