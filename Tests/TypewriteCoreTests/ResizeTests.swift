@@ -181,6 +181,17 @@ struct ResizeTests {
         Self.expectSettles(text, from: from, to: to, at: stride(from: 0.3, through: 1.4, by: 0.1), named: true)
     }
 
+    @Test("a cursor past the new width that the reflow puts in the last column (tmux named): the cells settle",
+          arguments: [52, 36, 45])
+    func reflowedIntoLastColumn(to: Int) {
+        // tmux-check resize seed 96 try 11: 155 cells of a line at 80 columns, the cursor at column
+        // 75, resized to 52: tmux reflows it to column 51, the column a terminal that cuts its rows
+        // clamps it to. The cells were left fading although the environment named tmux.
+        let text = "Here is a small debouncer in Go. It collects file-change events and fires the callback only after "
+            + "things have been quiet for the chosen interval, so a rebuild does not start on every single save.\n\nend\n"
+        Self.expectSettles(text, from: 80, to: to, at: stride(from: 0.3, through: 2.4, by: 0.02), named: true)
+    }
+
     @Test("a terminal that leaves the cursor one cell short after a wide cluster (kitty): it is put back",
           arguments: [(80, 60), (80, 13), (60, 90)])
     func cursorLeftShort(from: Int, to: Int) {

@@ -279,12 +279,17 @@ extension FadeRenderer {
             // is a whole number of rows on the last cell, as xterm's cut does). Where the reflow
             // left every cell where it was — the row held them all and never wrapped — the two
             // agree; elsewhere the cells are in different places, and writing them in either
-            // would garble the other, unless the environment names a terminal that reflows.
+            // would garble the other, unless the environment names a terminal that reflows (tmux,
+            // kitty).
             if zip(places, live.cells).allSatisfy({ $0.up == 0 && $0.column == $1.column }) {
                 return .cutOff(column: now, margin: r.columns)
             }
-            guard configuration.reflow == .cutsCells else { return .lost }
-            if cursor == r.columns { return .reflowed(places: places, cursor: cursor, lineOffset: nil, finish: .onLastCell) }
+            guard let reflow = configuration.reflow else { return .lost }
+            if cursor == r.columns {
+                // tmux reports pending wrap one past the last column: this column is not its reflow.
+                guard reflow == .cutsCells else { return .lost }
+                return .reflowed(places: places, cursor: cursor, lineOffset: nil, finish: .onLastCell)
+            }
             return .reflowed(places: places, cursor: cursor, lineOffset: reflowed == now ? r.lineOffset : nil, finish: .asDrawn)
         }
         guard now < r.columns - 1 || reflowFits || now == r.columns else { return .lost }
