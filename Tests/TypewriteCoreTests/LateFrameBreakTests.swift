@@ -177,15 +177,18 @@ extension LateFrameBreakTests {
         #expect(typewrite.lines == reference.lines, "\(typewrite.diff(reference) ?? "")")
     }
 
-    @Test("a late frame that ends a line and begins more than one (`LF b LF LF c`) is not mended")
-    func lateFrameWithSeveralLineFeeds() {
+    @Test("a late frame that ends a line and writes more lines (`LF b LF LF c`) is mended",
+          arguments: ["\nb\n\ncccc dddd\n", "\r\nb\r\n\r\ncccc dddd\r\n", "\nbb\nsea peaceful sharpest one tide look day swings\n\nc\n"])
+    func lateFrameWithSeveralLineFeeds(rest: String) {
         // The frame at 0.417 s settles `longLine`'s last ten cells, ends it and writes `b`, an empty
-        // line and `c`: three line feeds, so `runs(of:)` is nil, neither `recentFrames` nor
-        // `lineEnd` hold it, and nothing is mended. Read after the reflow, its backspaces stop at
-        // the first column of the row `kl` is on: `cdefghijkl` there, and `cdefghij` left fading
-        // at the end of the row above.
-        withKnownIssue("frames with more than one line feed are not described") {
-            Self.expectCat(Case(chunks: [(0, Self.longLine + "\nb\n\ncccc dddd\n")], from: 80, widths: [30], at: 0.42, inFlight: 1))
+        // line and `c`. Read after the reflow, its backspaces stop at the first column of the row
+        // `kl` is on: `cdefghijkl` there, and `cdefghij` left fading at the end of the row above,
+        // when frames with more than one line feed were not described. The whole lines between are
+        // counted in rows at the new width (the third: one that wraps at 30 columns).
+        for time in stride(from: 0.38, through: 0.47, by: 0.01) {
+            for late in 1...2 {
+                Self.expectCat(Case(chunks: [(0, Self.longLine + rest)], from: 80, widths: [30], at: time, inFlight: late))
+            }
         }
     }
 

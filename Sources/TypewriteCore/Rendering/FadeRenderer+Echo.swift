@@ -60,7 +60,7 @@ extension FadeRenderer {
     package mutating func resize(columns newColumns: Int?, rows newRows: Int?, at time: Seconds? = nil, into out: inout [UInt8]) {
         if let time, let written = framesWrittenAt, time - written > Self.framesUnreadFor {
             recentFrames.removeAll()
-            lineEnd = nil
+            lineEnds.removeAll()
         }
         ahead.rows = Self.valid(newRows)
         let valid = Self.valid(newColumns)
@@ -78,7 +78,7 @@ extension FadeRenderer {
             let kept = (relocation?.keptWithoutReport ?? unmoved) && anchor < new - 1
             relocation = Relocation(anchor: anchor, lineOffset: relocation?.lineOffset ?? model.lineOffset, columns: new,
                                     keptWithoutReport: kept, inFlight: relocation == nil ? recentFrames : [],
-                                    lineEnd: relocation == nil ? lineEnd : relocation?.lineEnd,
+                                    lineEnds: relocation == nil ? lineEnds : relocation?.lineEnds ?? [],
                                     narrowest: min(relocation?.narrowest ?? new, new))
             return
         }
@@ -86,7 +86,7 @@ extension FadeRenderer {
             // Nothing fades, but frames kitty may read after its reflow can draw cells wrongly.
             live.removeAll()
             relocation = Relocation(anchor: anchor, lineOffset: model.lineOffset, columns: new,
-                                    keptWithoutReport: unmoved && anchor < new - 1, inFlight: recentFrames, lineEnd: lineEnd,
+                                    keptWithoutReport: unmoved && anchor < new - 1, inFlight: recentFrames, lineEnds: lineEnds,
                                     narrowest: new)
             return
         }
@@ -96,10 +96,10 @@ extension FadeRenderer {
 
     /// Where the environment names kitty and the last frames written are described: a resize now
     /// may have them read after the reflow (`mendLateFrames`).
-    var mayHaveFramesInFlight: Bool { configuration.reflow == .cutsCells && (!recentFrames.isEmpty || lineEnd != nil) }
+    var mayHaveFramesInFlight: Bool { configuration.reflow == .cutsCells && (!recentFrames.isEmpty || !lineEnds.isEmpty) }
 
     /// Where the environment names kitty and a line ended in the last frames (`mendLineEnd`).
-    var mayHaveEndedLineInFlight: Bool { configuration.reflow == .cutsCells && lineEnd != nil }
+    var mayHaveEndedLineInFlight: Bool { configuration.reflow == .cutsCells && !lineEnds.isEmpty }
 
     /// The cursor's row is where it was at the new width `columns` (it never wrapped and the
     /// cursor is left of both margins); the rows above may have been reflowed. `column`, when
@@ -150,9 +150,13 @@ extension FadeRenderer {
             keepRow(columns: r.columns, sayingColumn: r.anchor, into: &out)
             return
         }
-        if let now = reported, r.lineEnd != nil, let down = row.reflowed(upTo: r.anchor, columns: r.columns, as: .cutsCells)?.cursor.row {
-            // The line before first: it comes back to the cursor, where the rest starts from.
-            _ = mendLineEnd(r, reported: now, rowsDown: down, into: &out)
+        if let now = reported, var down = row.reflowed(upTo: r.anchor, columns: r.columns, as: .cutsCells)?.cursor.row {
+            // The lines before first, the last first: each comes back to the cursor, where the rest
+            // starts from. One that cannot be mended leaves the rows of those above it uncertain.
+            for end in r.lineEnds.reversed() {
+                guard let above = mendLineEnd(end, r, reported: now, rowsDown: down, into: &out) else { break }
+                down = above
+            }
         }
         // Frames read late explain the report, where one way of reading them does (kitty): what they
         // drew is mended. Otherwise the cells are where one way of reflowing put them, or lost.

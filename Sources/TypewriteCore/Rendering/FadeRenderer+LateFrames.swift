@@ -9,32 +9,34 @@ extension FadeRenderer {
 
     /// Describes the frame `bytes` (`Frame`), written from `offsetBefore` in the cursor's logical
     /// line, and keeps it among `recentFrames`, or forgets them all when it cannot be described. A
-    /// frame with one line feed ends the line before: what it drew up to it, with the frames before
-    /// it, is kept as `lineEnd`. Only where the environment names kitty, the one terminal it is used
+    /// frame with line feeds ends the line before: what it drew up to the first, with the frames
+    /// before it, is kept among `lineEnds`, with the whole lines it wrote after it. Only where the environment names kitty, the one terminal it is used
     /// for (`mendLateFrames`, `mendLineEnd`); a call that wrote nothing changes nothing.
     mutating func noteFrame(_ bytes: ArraySlice<UInt8>, from offsetBefore: Int?) {
         guard configuration.reflow == .cutsCells, !bytes.isEmpty else { return }
         defer { lineFeedRecord = nil }
-        if var end = lineEnd {
+        lineEnds = lineEnds.compactMap { end in
+            var end = end
             end.framesSince += 1
-            lineEnd = end.framesSince < Self.framesKept ? end : nil
+            return end.framesSince < Self.framesKept ? end : nil
         }
         framesWrittenAt = frameTime
         guard let before = offsetBefore, let after = model.lineOffset, let runs = Self.runs(of: bytes) else {
-            // Other motion (CR, CUU, a second line feed…) or a restyle above: the line before may not
+            // Other motion (CR, CUU, a wide cluster on a whole line…) or a restyle above: the line before may not
             // be right above any more, nor its record right (frames are read in order).
             recentFrames.removeAll()
-            lineEnd = nil
+            lineEnds.removeAll()
             return
         }
         let chained = recentFrames.last.map { $0.lineOffsetBefore + $0.advance == before } ?? true
         if let next = runs.afterLineFeed {
             // The line ends in this frame: its frames go with its row record.
             if let feed = lineFeedRecord, feed.lineOffset == before + Frame(lineOffsetBefore: 0, runs: runs.beforeLineFeed).advance {
-                lineEnd = LineEnd(record: feed.record, lineOffset: feed.lineOffset,
-                                  frames: (chained ? recentFrames : []) + [Frame(lineOffsetBefore: before, runs: runs.beforeLineFeed)])
+                lineEnds.append(LineEnd(record: feed.record, lineOffset: feed.lineOffset,
+                                  frames: (chained ? recentFrames : []) + [Frame(lineOffsetBefore: before, runs: runs.beforeLineFeed)],
+                                  linesAfter: runs.lines))
             } else {
-                lineEnd = nil
+                lineEnds.removeAll()
             }
             recentFrames = Frame(lineOffsetBefore: 0, runs: next).advance == after ? [Frame(lineOffsetBefore: 0, runs: next)] : []
             return
@@ -47,13 +49,39 @@ extension FadeRenderer {
         recentFrames.append(Frame(lineOffsetBefore: before, runs: runs.beforeLineFeed))
     }
 
+    /// A frame's motion: runs before its first line feed, each whole line it wrote after that
+    /// (between line feeds), and runs after its last line feed (nil: none in it).
+    struct FrameRuns {
+        var beforeLineFeed: [Frame.Run]
+        var lines: [WholeLine] = []
+        var afterLineFeed: [Frame.Run]?
+    }
+
+    /// A line a frame wrote whole, from the first column: the most cells it reached, and whether
+    /// it went back (BS, CUB) on the way, which stops at a row's first column in kitty.
+    struct WholeLine: Equatable {
+        var cells: Int
+        var goesBack: Bool
+
+        /// The rows it takes `columns` wide (one when empty); nil where it went back on a line
+        /// that wraps (where it went back to is not known).
+        func rows(columns: Int) -> Int? {
+            if goesBack && cells > columns { return nil }
+            return max(1, (cells + columns - 1) / columns)
+        }
+    }
+
     /// `bytes` as runs of going back (BS, CUB) and then cells drawn (pens and modes set between
     /// them: SGR, `CSI ? n h/l`), the cells counted as terminals without a grapheme mode do (UAX
-    /// #11, `CellWidth`), before and after one line feed (LF or CR LF); nil for any other motion (CR,
-    /// TAB, a second line feed, a cursor or other sequence) or an ambiguous width.
-    static func runs(of bytes: ArraySlice<UInt8>) -> (beforeLineFeed: [Frame.Run], afterLineFeed: [Frame.Run]?)? {
+    /// #11, `CellWidth`), before the first line feed (LF or CR LF) and after the last, and the
+    /// whole lines between them (`WholeLine`; none with a wide cluster, which can leave a row's
+    /// last cell blank); nil for any other motion (CR, TAB, a cursor or other sequence), an
+    /// ambiguous width, or going back past a whole line's start.
+    static func runs(of bytes: ArraySlice<UInt8>) -> FrameRuns? {
         var runs: [Frame.Run] = []
         var beforeLineFeed: [Frame.Run]?
+        var lines: [WholeLine] = []
+        var wide = false  // a wide cluster since the last line feed
         var text: [UInt8] = []
         func flush() -> Bool {
             guard !text.isEmpty else { return true }
@@ -61,6 +89,7 @@ extension FadeRenderer {
             for scalar in String(decoding: text, as: UTF8.self).unicodeScalars {
                 if CellWidth.isAmbiguous(scalar) || scalar.value < 0x20 { return false }
                 cells += CellWidth.of(scalar)
+                if CellWidth.of(scalar) == 2 { wide = true }
             }
             text.removeAll()
             if runs.isEmpty { runs.append(Frame.Run(backspaces: 0, written: 0)) }
@@ -93,9 +122,22 @@ extension FadeRenderer {
             } else if byte == 0x0A || (byte == 0x0D && i + 1 < bytes.endIndex && bytes[i + 1] == 0x0A) {
                 // LF, or CR LF (the CR moves only along the row the LF leaves).
                 if byte == 0x0D { i += 1 }
-                guard flush(), beforeLineFeed == nil else { return nil }
-                beforeLineFeed = runs
+                guard flush() else { return nil }
+                if beforeLineFeed == nil {
+                    beforeLineFeed = runs
+                } else {
+                    guard !wide else { return nil }
+                    var at = 0, reached = 0
+                    for run in runs {
+                        at -= run.backspaces
+                        guard at >= 0 else { return nil }
+                        at += run.written
+                        reached = max(reached, at)
+                    }
+                    lines.append(WholeLine(cells: reached, goesBack: runs.contains { $0.backspaces > 0 }))
+                }
                 runs = []
+                wide = false
             } else if byte < 0x20 || byte == 0x7F {
                 return nil  // CR, TAB: other motion
             } else {
@@ -104,8 +146,8 @@ extension FadeRenderer {
             i += 1
         }
         guard flush() else { return nil }
-        if let beforeLineFeed { return (beforeLineFeed, runs) }
-        return (runs, nil)
+        if let beforeLineFeed { return FrameRuns(beforeLineFeed: beforeLineFeed, lines: lines, afterLineFeed: runs) }
+        return FrameRuns(beforeLineFeed: runs)
     }
 
     // MARK: Mending what late frames drew
@@ -191,46 +233,58 @@ extension FadeRenderer {
         return true
     }
 
-    /// The line before the cursor's (`Relocation.lineEnd`), when frames that ended it, its line feed
+    /// A line before the cursor's (`Relocation.lineEnds`), when frames that ended it, its line feed
     /// included, may have been read after kitty's reflow: the cursor's column after the line feed
     /// cannot tell, so every way of reading them late (`lateStories`) is mended — each cell they
     /// touched or drew over drawn again at its place on the rows above, settled, and what they drew
     /// past the line's end erased. Drawing a cell again where it already is changes nothing, so
     /// this is right whether or not they were read late. The cursor, at column `now` of the first
-    /// row of its own line (`rowsDown` rows below that line's first), comes back there.
-    /// - Returns: false, writing nothing, where a story ends on another row than the line's last
-    ///   (its line feed would have moved the rows below), or a cell cannot be drawn again or is
-    ///   above the screen.
-    mutating func mendLineEnd(_ r: Relocation, reported now: Int, rowsDown: Int, into out: inout [UInt8]) -> Bool {
-        guard configuration.reflow == .cutsCells, let end = r.lineEnd, let start = end.record.lineStart,
-              !end.record.movedBack else { return false }
+    /// row of its own line, `rowsDown` rows below the first row of the line after `end`'s, comes
+    /// back there; the whole lines written between (`LineEnd.linesAfter`) are as writing them at
+    /// the new width leaves them, late or not.
+    /// - Returns: how many rows below the first row of `end`'s line the cursor is (for the line
+    ///   before it); nil where a story ends on another row than the line's last (its line feed
+    ///   would have moved the rows below), or a cell cannot be drawn again or is above the screen,
+    ///   having written nothing.
+    mutating func mendLineEnd(_ end: LineEnd, _ r: Relocation, reported now: Int, rowsDown: Int, into out: inout [UInt8]) -> Int? {
+        guard configuration.reflow == .cutsCells, let start = end.record.lineStart, !end.record.movedBack else { return nil }
         let column = end.lineOffset - start
-        guard let layout = end.record.reflowed(upTo: column, columns: r.columns, as: .cutsCells) else { return false }
+        guard let layout = end.record.reflowed(upTo: column, columns: r.columns, as: .cutsCells) else { return nil }
+        // Rows up from the cursor: to the first row of the line after, over the whole lines
+        // between, one more to this line's last.
+        var between = 0
+        for line in end.linesAfter {
+            guard let rows = line.rows(columns: r.columns) else { return nil }
+            between += rows
+        }
+        let rowsBelowStart = rowsDown + between + 1 + layout.cursor.row
         let line = LateLine(record: end.record, layout: layout, rowStart: start, end: column, columns: r.columns, frames: end.frames)
         let stories = Self.lateStories(line)
-        guard !stories.isEmpty else { return true }  // no way of reading them late draws wrongly
-        guard let mended = mend(line, stories, also: []), mended.row == layout.cursor.row else { return false }
-        // Rows up from the cursor: to its line's first row, one more to the line before's last.
-        let up = { (row: Int) in rowsDown + 1 + layout.cursor.row - row }
-        guard mended.cells.allSatisfy({ up($0.place.row) < (ahead.rows ?? 1) }) else { return false }
+        guard !stories.isEmpty else { return rowsBelowStart }  // no way of reading them late draws wrongly
+        guard let mended = mend(line, stories, also: []), mended.row == layout.cursor.row else { return nil }
+        let up = { (row: Int) in rowsBelowStart - row }
+        guard mended.cells.allSatisfy({ up($0.place.row) < (ahead.rows ?? 1) }) else { return nil }
         var drawing: [UInt8] = []
-        guard let at = draw(mended.cells, up: up, columns: r.columns, into: &drawing) else { return false }
+        guard var at = draw(mended.cells, up: up, columns: r.columns, into: &drawing) else { return nil }
         framing.begin(at: out.count)
         pens.closeLink(into: &out)
         out += drawing
-        if at > 0 { ControlSequence.append(&out, at, final: ControlSequence.cud) }
         if let drawn = mended.drawn[layout.cursor.row], drawn.upperBound > layout.cursor.column, layout.cursor.column < r.columns {
-            ControlSequence.append(&out, up(layout.cursor.row), final: ControlSequence.cuu)
+            // What they drew past the line's end, on its last row.
+            let target = up(layout.cursor.row)
+            if target > at { ControlSequence.append(&out, target - at, final: ControlSequence.cuu) }
+            if target < at { ControlSequence.append(&out, at - target, final: ControlSequence.cud) }
             ControlSequence.append(&out, layout.cursor.column + 1, final: ControlSequence.cha, always: true)
             pens.reset(terminalPenIsUnknown: model.penIsUnknown, into: &out)
             ControlSequence.append(&out, drawn.upperBound - layout.cursor.column, final: ControlSequence.ech)
-            ControlSequence.append(&out, up(layout.cursor.row), final: ControlSequence.cud)
+            at = target
         }
+        if at > 0 { ControlSequence.append(&out, at, final: ControlSequence.cud) }
         ControlSequence.append(&out, now + 1, final: ControlSequence.cha, always: true)
         restorePen(into: &out)
         framing.movedCursor = true
         framing.end(into: &out)
-        return true
+        return rowsBelowStart
     }
 
     /// What `stories` drew wrongly on `line`: the row they end on, the columns drawn over by row,

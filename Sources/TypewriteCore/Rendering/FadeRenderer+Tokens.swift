@@ -330,12 +330,9 @@ extension FadeRenderer {
         settleLive(moves: moves, into: &out)
         restorePen(into: &out)
         if configuration.reflow == .cutsCells, byte == 0x0A || byte == 0x0D {
-            // The line's end as the line feed leaves it; after CR, as the CR found it (CR LF).
-            if byte == 0x0D {
-                lineFeedRecord = model.lineOffset.map { (row, $0) }
-            } else if lineFeedRecord == nil || model.column != 0 {
-                lineFeedRecord = model.lineOffset.map { (row, $0) }
-            }
+            // The line's end as the frame's first line feed leaves it; after CR, as the CR found it
+            // (CR LF). The line feeds after it end whole lines the frame wrote.
+            if lineFeedRecord == nil { lineFeedRecord = model.lineOffset.map { (row, $0) } }
         }
         out.append(byte)
         model.control(byte)

@@ -61,8 +61,8 @@ package struct FadeRenderer: Sendable {
         /// The last frames written before the resize (oldest first), which the terminal may have
         /// read after it.
         var inFlight: [Frame] = []
-        /// The end of the line before, while frames that drew on it may be unread.
-        var lineEnd: LineEnd? = nil
+        /// The ends of the lines before, while frames that drew on them may be unread (oldest first).
+        var lineEnds: [LineEnd] = []
         /// The narrowest width since the first resize: a terminal that keeps its rows cut them there.
         var narrowest: Int
     }
@@ -84,17 +84,19 @@ package struct FadeRenderer: Sendable {
     /// The last frames written, oldest first, while `Frame` describes each (at most `framesKept`).
     var recentFrames: [Frame] = []
 
-    /// The end of the line before the cursor's, while frames that drew on it may still be unread
+    /// The end of a line before the cursor's, while frames that drew on it may still be unread
     /// (kitty, `mendLineEnd`): its last row's record, its length in cells (`lineOffset`), and the
-    /// frames that drew on it, the last of them up to its line feed; `framesSince`, the frames
-    /// written after that one.
+    /// frames that drew on it, the last of them up to its line feed; each whole line that frame
+    /// wrote after it (`linesAfter`); `framesSince`, the frames written after that one.
     struct LineEnd {
         var record: RowRecord
         var lineOffset: Int
         var frames: [Frame]
+        var linesAfter: [WholeLine] = []
         var framesSince = 0
     }
-    var lineEnd: LineEnd?
+    /// The lines ended in the last frames (oldest first), each right above the next.
+    var lineEnds: [LineEnd] = []
     /// When the current frame is made, and when the last frame was written (`frame(at:)`'s time):
     /// frames written longer ago than `framesUnreadFor` before a resize have been read.
     var frameTime: Seconds?
