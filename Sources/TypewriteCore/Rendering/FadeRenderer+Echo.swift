@@ -77,7 +77,8 @@ extension FadeRenderer {
             // A second resize before the report: the cells are still where the first found them.
             let kept = (relocation?.keptWithoutReport ?? unmoved) && anchor < new - 1
             relocation = Relocation(anchor: anchor, lineOffset: relocation?.lineOffset ?? model.lineOffset, columns: new,
-                                    keptWithoutReport: kept, inFlight: relocation == nil ? recentFrames : [],
+                                    firstColumns: relocation?.firstColumns ?? new,
+                                    keptWithoutReport: kept, inFlight: relocation?.inFlight ?? recentFrames,
                                     lineEnds: relocation == nil ? lineEnds : relocation?.lineEnds ?? [],
                                     narrowest: min(relocation?.narrowest ?? new, new))
             return
@@ -85,7 +86,7 @@ extension FadeRenderer {
         if relocation == nil, let anchor = model.column, let new = valid, mayHaveFramesInFlight {
             // Nothing fades, but frames kitty may read after its reflow can draw cells wrongly.
             live.removeAll()
-            relocation = Relocation(anchor: anchor, lineOffset: model.lineOffset, columns: new,
+            relocation = Relocation(anchor: anchor, lineOffset: model.lineOffset, columns: new, firstColumns: new,
                                     keptWithoutReport: unmoved && anchor < new - 1, inFlight: recentFrames, lineEnds: lineEnds,
                                     narrowest: new)
             return

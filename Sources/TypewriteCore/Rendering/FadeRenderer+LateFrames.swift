@@ -203,27 +203,41 @@ extension FadeRenderer {
               layout.cursor.column < r.columns else { return false }
         let line = LateLine(record: row, layout: layout, rowStart: lineOffset - r.anchor, end: r.anchor, columns: r.columns,
                             frames: r.inFlight)
-        let stories = Self.lateStories(line).filter { $0.column == now || ($0.column == r.columns && now == 0) }
-        // The cursor is on the row the stories end on; the text may end on the next (where they
-        // left the cursor in pending wrap): the cells there are reached by writing on.
-        guard let mended = mend(line, stories, also: live.cells.map(\.column)),
-              layout.cursor.row == mended.row || layout.cursor.row == mended.row + 1,
+        guard let all = stories(line, firstColumns: r.firstColumns) else { return false }
+        let stories = all.filter { $0.column == now || ($0.column == r.columns && now == 0) }
+        // The cursor is on the row the stories end on; the text ends there, on a row above (where
+        // a second reflow moved what they drew past its end), or on the next (where they left the
+        // cursor in pending wrap): the cells there are reached by writing on.
+        guard let mended = mend(line, stories, also: live.cells.map(\.column)), layout.cursor.row <= mended.row + 1,
+              // Below the text's last row only where frames read in time would not leave this column.
+              layout.cursor.row >= mended.row || (now != layout.cursor.column && now + 1 != layout.cursor.column),
               mended.cells.allSatisfy({ mended.row - $0.place.row < (ahead.rows ?? 1) }) else { return false }
         var drawing: [UInt8] = []
-        guard let at = draw(mended.cells, up: { mended.row - $0 }, columns: r.columns, into: &drawing) else { return false }
+        guard var at = draw(mended.cells, up: { mended.row - $0 }, columns: r.columns, into: &drawing) else { return false }
         framing.begin(at: out.count)
         pens.closeLink(into: &out)
         out += drawing
-        // To the text's end: on the row drawn last, or the one above.
-        let down = at - (mended.row - layout.cursor.row)
-        if down > 0 { ControlSequence.append(&out, down, final: ControlSequence.cud) }
-        if down < 0 { ControlSequence.append(&out, -down, final: ControlSequence.cuu) }
-        ControlSequence.append(&out, layout.cursor.column + 1, final: ControlSequence.cha, always: true)
-        if let drawn = mended.drawn[layout.cursor.row], drawn.upperBound > layout.cursor.column {
-            // ECH, not EL, which would reach the row's last cell, where kitty keeps its wrap.
-            pens.reset(terminalPenIsUnknown: model.penIsUnknown, into: &out)
-            ControlSequence.append(&out, drawn.upperBound - layout.cursor.column, final: ControlSequence.ech)
+        // What they drew past the text's end, on its last row and below it: erased with ECH, not
+        // EL, which would reach the row's last cell, where kitty keeps its wrap.
+        func move(toRow row: Int) {
+            let target = mended.row - row
+            if target > at { ControlSequence.append(&out, target - at, final: ControlSequence.cuu) }
+            if target < at { ControlSequence.append(&out, at - target, final: ControlSequence.cud) }
+            at = target
         }
+        var penReset = false
+        for (drawnRow, range) in mended.drawn.sorted(by: { $0.key < $1.key }) where drawnRow >= layout.cursor.row {
+            let start = drawnRow == layout.cursor.row ? max(range.lowerBound, layout.cursor.column) : range.lowerBound
+            guard range.upperBound > start else { continue }
+            move(toRow: drawnRow)
+            ControlSequence.append(&out, start + 1, final: ControlSequence.cha, always: true)
+            if !penReset { pens.reset(terminalPenIsUnknown: model.penIsUnknown, into: &out) }
+            penReset = true
+            ControlSequence.append(&out, range.upperBound - start, final: ControlSequence.ech)
+        }
+        // To the text's end: on the row drawn last, or the one above.
+        move(toRow: layout.cursor.row)
+        ControlSequence.append(&out, layout.cursor.column + 1, final: ControlSequence.cha, always: true)
         restorePen(into: &out)
         framing.movedCursor = true
         framing.end(into: &out)
@@ -259,7 +273,7 @@ extension FadeRenderer {
         }
         let rowsBelowStart = rowsDown + between + 1 + layout.cursor.row
         let line = LateLine(record: end.record, layout: layout, rowStart: start, end: column, columns: r.columns, frames: end.frames)
-        let stories = Self.lateStories(line)
+        guard let stories = stories(line, firstColumns: r.firstColumns) else { return nil }
         guard !stories.isEmpty else { return rowsBelowStart }  // no way of reading them late draws wrongly
         guard let mended = mend(line, stories, also: []), mended.row == layout.cursor.row else { return nil }
         let up = { (row: Int) in rowsBelowStart - row }
@@ -287,6 +301,65 @@ extension FadeRenderer {
         return rowsBelowStart
     }
 
+    /// The ways `line`'s frames may have been read late (`lateStories`) at its width, and, after a
+    /// second resize before the report, at the first width (`firstColumns`), where they may have
+    /// been read before the second reflow, told again at `line`'s width (`restated`). Nil where
+    /// the line is not laid out cell for cell at both widths (a wide cluster): a second reflow of
+    /// what they drew could not be followed.
+    private func stories(_ line: LateLine, firstColumns: Int) -> [LateStory]? {
+        var stories = Self.lateStories(line)
+        guard firstColumns != line.columns, !line.frames.isEmpty else { return stories }
+        guard let layout = line.record.reflowed(upTo: line.end, columns: firstColumns, as: .cutsCells) else { return nil }
+        var first = line
+        first.layout = layout
+        first.columns = firstColumns
+        guard Self.isCellForCell(first), Self.isCellForCell(line) else { return nil }
+        for story in Self.lateStories(first) { stories += Self.restated(story, from: firstColumns, to: line.columns) }
+        return stories
+    }
+
+    /// Whether `line`'s layout puts every cell at its place in the logical line, counted in cells
+    /// (no row ends early before a wide cluster): a reflow then moves every cell, and what was
+    /// drawn over it, by its place in the line alone.
+    private static func isCellForCell(_ line: LateLine) -> Bool {
+        line.layout.places.allSatisfy { column, place in place.row * line.columns + place.column == line.rowStart + column }
+    }
+
+    /// `story`, told at a width of `old` columns, as a reflow to `new` columns moves it (kitty cuts
+    /// a line by cells): what it drew by its place in the line; where it left the cursor, the same
+    /// — at a row's end either on that row's last cell or in pending wrap after it (which kitty
+    /// reports at the first column), and at the second column also one cell short, where kitty
+    /// may leave it.
+    private static func restated(_ story: LateStory, from old: Int, to new: Int) -> [LateStory] {
+        var drawn: [Int: Range<Int>] = [:]
+        for (row, range) in story.drawn {
+            var offset = row * old + range.lowerBound
+            let end = row * old + range.upperBound
+            while offset < end {
+                let row = offset / new, column = offset % new
+                let take = min(end - offset, new - column)
+                let range = column..<(column + take)
+                drawn[row] = drawn[row].map { min($0.lowerBound, range.lowerBound)..<max($0.upperBound, range.upperBound) } ?? range
+                offset += take
+            }
+        }
+        let cursor = story.row * old + story.column
+        var moved = story
+        moved.drawn = drawn
+        if cursor > 0 && cursor % new == 0 {
+            moved.row = cursor / new - 1
+            var pending = moved
+            moved.column = new - 1
+            pending.column = new
+            return [moved, pending]
+        }
+        (moved.row, moved.column) = (cursor / new, cursor % new)
+        guard moved.column == 1 else { return [moved] }
+        var short = moved
+        short.column = 0
+        return [moved, short]
+    }
+
     /// What `stories` drew wrongly on `line`: the row they end on, the columns drawn over by row,
     /// and the cells to draw again at their places — every cell from the first they touched to the
     /// text's end, those in `also`, and those placed in the columns drawn over. Nil where they end
@@ -299,7 +372,7 @@ extension FadeRenderer {
             for (r, range) in story.drawn { drawn[r] = drawn[r].map { min($0.lowerBound, range.lowerBound)..<max($0.upperBound, range.upperBound) } ?? range }
         }
         let record = line.record, layout = line.layout
-        guard drawn.keys.allSatisfy({ $0 <= layout.cursor.row }) else { return nil }
+        guard drawn.keys.allSatisfy({ $0 <= max(layout.cursor.row, row) }) else { return nil }
         var columns = Set(also)
         let from = max(-record.previousColumns, stories.map(\.from).min() ?? line.end)
         if from < line.end { columns.formUnion((from..<line.end).filter { record.cell(at: $0) != nil }) }
@@ -312,7 +385,7 @@ extension FadeRenderer {
         cells.sort { ($0.place.row, $0.place.column) < ($1.place.row, $1.place.column) }
         // Every column drawn over before the text's end is drawn again (past it: erased).
         for (r, range) in drawn {
-            let textEnd = r == layout.cursor.row ? layout.cursor.column : line.columns
+            let textEnd = r < layout.cursor.row ? line.columns : r == layout.cursor.row ? layout.cursor.column : 0
             for x in range where x < textEnd {
                 guard cells.contains(where: { $0.place.row == r && $0.place.column <= x && x < $0.place.column + $0.cell.width })
                 else { return nil }

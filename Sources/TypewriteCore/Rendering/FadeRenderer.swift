@@ -54,6 +54,9 @@ package struct FadeRenderer: Sendable {
         var anchor: Int
         var lineOffset: Int?
         var columns: Int
+        /// The width after the first resize since the report was last asked, where frames read
+        /// late were read (`columns` after one resize).
+        var firstColumns: Int
         /// Whether the cells are where they were in a terminal that does its job: the row never
         /// wrapped and the cursor is left of both margins. Without a report they are taken to be
         /// there; a report can still show the cursor a cell short (kitty).
