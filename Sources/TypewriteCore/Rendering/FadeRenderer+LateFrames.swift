@@ -318,6 +318,11 @@ extension FadeRenderer {
         return stories
     }
 
+    /// Columns drawn over by row (`LateStory.drawn`): `row`'s range widened to cover `range` too.
+    private static func widen(_ drawn: inout [Int: Range<Int>], row: Int, to range: Range<Int>) {
+        drawn[row] = drawn[row].map { min($0.lowerBound, range.lowerBound)..<max($0.upperBound, range.upperBound) } ?? range
+    }
+
     /// Whether `line`'s layout puts every cell at its place in the logical line, counted in cells
     /// (no row ends early before a wide cluster): a reflow then moves every cell, and what was
     /// drawn over it, by its place in the line alone.
@@ -339,7 +344,7 @@ extension FadeRenderer {
                 let row = offset / new, column = offset % new
                 let take = min(end - offset, new - column)
                 let range = column..<(column + take)
-                drawn[row] = drawn[row].map { min($0.lowerBound, range.lowerBound)..<max($0.upperBound, range.upperBound) } ?? range
+                Self.widen(&drawn, row: row, to: range)
                 offset += take
             }
         }
@@ -369,7 +374,7 @@ extension FadeRenderer {
         guard let row = stories.first?.row, stories.allSatisfy({ $0.row == row }) else { return nil }
         var drawn: [Int: Range<Int>] = [:]
         for story in stories {
-            for (r, range) in story.drawn { drawn[r] = drawn[r].map { min($0.lowerBound, range.lowerBound)..<max($0.upperBound, range.upperBound) } ?? range }
+            for (r, range) in story.drawn { Self.widen(&drawn, row: r, to: range) }
         }
         let record = line.record, layout = line.layout
         guard drawn.keys.allSatisfy({ $0 <= max(layout.cursor.row, row) }) else { return nil }
@@ -487,7 +492,7 @@ extension FadeRenderer {
                         if at.column == line.columns { at.row += 1; at.column = 0 }
                         let take = min(left, line.columns - at.column)
                         let range = at.column..<(at.column + take)
-                        drawn[at.row] = drawn[at.row].map { min($0.lowerBound, range.lowerBound)..<max($0.upperBound, range.upperBound) } ?? range
+                        widen(&drawn, row: at.row, to: range)
                         at.column += take
                         left -= take
                     }
