@@ -239,7 +239,8 @@ def at_prompt(srv, needle=None):
     lines, x, y = srv.screen()
     if y >= len(lines) or x != 2 or lines[y].rstrip() != "$":
         return False
-    return needle is None or any(needle in line for line in lines)
+    # The needle may be cut by the margin (`…sh.rc` / `=0` at 41 columns): wrapped rows are full.
+    return needle is None or any(needle in line for line in lines) or needle in "".join(lines)
 
 
 def wait_stable(srv, timeout=10, interval=0.08, colours=True):
