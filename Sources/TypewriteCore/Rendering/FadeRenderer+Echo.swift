@@ -325,14 +325,11 @@ extension FadeRenderer {
     }
 
     /// Whether a terminal may have left the cursor one cell short of its place after the resize
-    /// (kitty 0.26): it stood right after a wide cluster, or at the second column (of a row its
-    /// line reached by wrapping, or one a line feed began). Not where the environment names tmux,
-    /// which places it right.
+    /// (kitty 0.26, `RowRecord.mayLeaveCursorShort`: right after a wide cluster, settled or not,
+    /// or at the second column) — the rule the late frames' stories use too. Not where the
+    /// environment names tmux, which places it right.
     func mayBeLeftShort(_ r: Relocation) -> Bool {
-        if configuration.reflow == .wrapsWide { return false }
-        if r.anchor == 1 { return true }
-        guard let last = live.cells.last else { return false }
-        return last.width == 2 && last.column + last.width == r.anchor
+        configuration.reflow != .wrapsWide && row.mayLeaveCursorShort(at: r.anchor)
     }
 
     /// What the row record tells of where a reflow put the cells still fading.

@@ -448,17 +448,11 @@ extension FadeRenderer {
             }
             return column == 0 ? layout.places[0] : nil
         }
-        /// Whether kitty leaves the cursor at line offset `offset` a cell short after its reflow.
-        func leftShort(_ offset: Int) -> Bool {
-            let column = offset - line.rowStart
-            if column == 1 { return true }
-            return (column - 2 >= -record.previousColumns) && record.cell(at: column - 2)?.width == 2
-        }
         var stories: [LateStory] = []
         for late in 1...max(1, line.frames.count) where late <= line.frames.count {
             let frames = line.frames.suffix(late)
             guard let first = frames.first, let reflowed = place(first.lineOffsetBefore) else { continue }
-            for short in leftShort(first.lineOffsetBefore) ? [false, true] : [false] {
+            for short in record.mayLeaveCursorShort(at: first.lineOffsetBefore - line.rowStart) ? [false, true] : [false] {
                 var at = reflowed
                 var displaced = short
                 if at.column == line.columns {

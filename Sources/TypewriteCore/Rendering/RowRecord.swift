@@ -181,6 +181,13 @@ struct RowRecord: Sendable {
     /// How many cells of the row before this one are known (`cell(at:)` with a negative column).
     var previousColumns: Int { previousRow?.columns ?? 0 }
 
+    /// Whether kitty (0.26) may leave a cursor at `column` of this row one cell short of its place
+    /// after a reflow: at the second column (of any row), or right after a wide cluster
+    /// (`docs/terminals.md#resize-and-reflow`).
+    func mayLeaveCursorShort(at column: Int) -> Bool {
+        column == 1 || (column - 2 >= -previousColumns && cell(at: column - 2)?.width == 2)
+    }
+
     private static func cell(at column: Int, keys: [UInt64], clusters: [Int: (bytes: [UInt8], width: Int, pen: Int)])
         -> (bytes: [UInt8], width: Int, pen: Int)? {
         guard column >= 0, column < keys.count, keys[column] != 0 else { return nil }
