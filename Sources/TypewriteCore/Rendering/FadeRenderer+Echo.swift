@@ -91,6 +91,14 @@ extension FadeRenderer {
                                     narrowest: new)
             return
         }
+        if let previous = relocation, let new = valid, !live.isFading {
+            // A second resize before the report, nothing fading (the relocation above): the frames
+            // read after the first reflow are still to be mended, at the last width.
+            relocation?.columns = new
+            relocation?.keptWithoutReport = previous.keptWithoutReport && previous.anchor < new - 1
+            relocation?.narrowest = min(previous.narrowest, new)
+            return
+        }
         relocation = nil
         loseLiveRegion(columns: valid, into: &out)
     }

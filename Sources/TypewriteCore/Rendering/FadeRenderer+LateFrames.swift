@@ -272,7 +272,11 @@ extension FadeRenderer {
             between += rows
         }
         let rowsBelowStart = rowsDown + between + 1 + layout.cursor.row
-        let line = LateLine(record: end.record, layout: layout, rowStart: start, end: column, columns: r.columns, frames: end.frames)
+        // Late frames are the last ones written, at most `framesKept`: the frames written since
+        // this line's line feed leave room for that many fewer of its own.
+        let mayBeLate = end.frames.suffix(max(0, Self.framesKept - end.framesSince))
+        let line = LateLine(record: end.record, layout: layout, rowStart: start, end: column, columns: r.columns,
+                            frames: Array(mayBeLate))
         guard let stories = stories(line, firstColumns: r.firstColumns) else { return nil }
         guard !stories.isEmpty else { return rowsBelowStart }  // no way of reading them late draws wrongly
         guard let mended = mend(line, stories, also: []), mended.row == layout.cursor.row else { return nil }
