@@ -73,30 +73,21 @@ extension FadeRenderer {
             return
         }
         markdown.forgetPainted()
-        if let anchor = relocation?.anchor ?? model.column, let new = valid, live.isFading, !model.pendingWrap {
-            // A second resize before the report: the cells are still where the first found them.
-            let kept = (relocation?.keptWithoutReport ?? unmoved) && anchor < new - 1
-            relocation = Relocation(anchor: anchor, lineOffset: relocation?.lineOffset ?? model.lineOffset, columns: new,
-                                    firstColumns: relocation?.firstColumns ?? new,
-                                    keptWithoutReport: kept, inFlight: relocation?.inFlight ?? recentFrames,
-                                    lineEnds: relocation == nil ? lineEnds : relocation?.lineEnds ?? [],
-                                    narrowest: min(relocation?.narrowest ?? new, new))
+        if var r = relocation, let new = valid {
+            // A second resize before the report (nothing is written meanwhile): the cells, and the
+            // frames read after the first reflow, are still where the first found them.
+            r.columns = new
+            r.keptWithoutReport = r.keptWithoutReport && r.anchor < new - 1
+            r.narrowest = min(r.narrowest, new)
+            relocation = r
             return
         }
-        if relocation == nil, let anchor = model.column, let new = valid, mayHaveFramesInFlight {
-            // Nothing fades, but frames kitty may read after its reflow can draw cells wrongly.
-            live.removeAll()
-            relocation = Relocation(anchor: anchor, lineOffset: model.lineOffset, columns: new, firstColumns: new,
-                                    keptWithoutReport: unmoved && anchor < new - 1, inFlight: recentFrames, lineEnds: lineEnds,
-                                    narrowest: new)
-            return
-        }
-        if let previous = relocation, let new = valid, !live.isFading {
-            // A second resize before the report, nothing fading (the relocation above): the frames
-            // read after the first reflow are still to be mended, at the last width.
-            relocation?.columns = new
-            relocation?.keptWithoutReport = previous.keptWithoutReport && previous.anchor < new - 1
-            relocation?.narrowest = min(previous.narrowest, new)
+        if let anchor = model.column, let new = valid, (live.isFading && !model.pendingWrap) || mayHaveFramesInFlight {
+            // Cells fade, or nothing fades but frames kitty may read after its reflow can draw
+            // cells wrongly.
+            if !live.isFading || model.pendingWrap { live.removeAll() }
+            relocation = Relocation(anchor: anchor, lineOffset: model.lineOffset, columns: new,
+                                    keptWithoutReport: unmoved && anchor < new - 1, inFlight: recentFrames, lineEnds: lineEnds)
             return
         }
         relocation = nil
@@ -159,7 +150,7 @@ extension FadeRenderer {
             keepRow(columns: r.columns, sayingColumn: r.anchor, into: &out)
             return
         }
-        if let now = reported, var down = row.reflowed(upTo: r.anchor, columns: r.columns, as: .cutsCells)?.cursor.row {
+        if let now = reported, !r.lineEnds.isEmpty, var down = row.reflowed(upTo: r.anchor, columns: r.columns, as: .cutsCells)?.cursor.row {
             // The lines before first, the last first: each comes back to the cursor, where the rest
             // starts from. One that cannot be mended leaves the rows of those above it uncertain.
             for end in r.lineEnds.reversed() {

@@ -1,5 +1,6 @@
 // Frames a terminal read after its reflow (kitty): describing each frame written, finding which
-// were read late, and drawing again what they drew in the wrong place. See FadeRenderer+Echo.swift for the resize they follow.
+// were read late, and drawing again what they drew in the wrong place. See FadeRenderer+Echo.swift
+// for the resize they follow.
 
 extension FadeRenderer {
     /// Most frames `recentFrames` keeps: how many a terminal may still hold unread when it resizes.
@@ -10,8 +11,9 @@ extension FadeRenderer {
     /// Describes the frame `bytes` (`Frame`), written from `offsetBefore` in the cursor's logical
     /// line, and keeps it among `recentFrames`, or forgets them all when it cannot be described. A
     /// frame with line feeds ends the line before: what it drew up to the first, with the frames
-    /// before it, is kept among `lineEnds`, with the whole lines it wrote after it. Only where the environment names kitty, the one terminal it is used
-    /// for (`mendLateFrames`, `mendLineEnd`); a call that wrote nothing changes nothing.
+    /// before it, is kept among `lineEnds`, with the whole lines it wrote after it. Only where the
+    /// environment names kitty, the one terminal it is used for (`mendLateFrames`, `mendLineEnd`);
+    /// a call that wrote nothing changes nothing.
     mutating func noteFrame(_ bytes: ArraySlice<UInt8>, from offsetBefore: Int?) {
         guard configuration.reflow == .cutsCells, !bytes.isEmpty else { return }
         defer { lineFeedRecord = nil }
@@ -22,31 +24,32 @@ extension FadeRenderer {
         }
         framesWrittenAt = frameTime
         guard let before = offsetBefore, let after = model.lineOffset, let runs = Self.runs(of: bytes) else {
-            // Other motion (CR, CUU, a wide cluster on a whole line…) or a restyle above: the line before may not
-            // be right above any more, nor its record right (frames are read in order).
+            // Other motion (CR, CUU, a wide cluster on a whole line…) or a restyle above: the line
+            // before may not be right above any more, nor its record right (frames are read in order).
             recentFrames.removeAll()
             lineEnds.removeAll()
             return
         }
         let chained = recentFrames.last.map { $0.lineOffsetBefore + $0.advance == before } ?? true
+        let frame = Frame(lineOffsetBefore: before, runs: runs.beforeLineFeed)
         if let next = runs.afterLineFeed {
             // The line ends in this frame: its frames go with its row record.
-            if let feed = lineFeedRecord, feed.lineOffset == before + Frame(lineOffsetBefore: 0, runs: runs.beforeLineFeed).advance {
+            if let feed = lineFeedRecord, feed.lineOffset == before + frame.advance {
                 lineEnds.append(LineEnd(record: feed.record, lineOffset: feed.lineOffset,
-                                  frames: (chained ? recentFrames : []) + [Frame(lineOffsetBefore: before, runs: runs.beforeLineFeed)],
-                                  linesAfter: runs.lines))
+                                        frames: (chained ? recentFrames : []) + [frame], linesAfter: runs.lines))
             } else {
                 lineEnds.removeAll()
             }
-            recentFrames = Frame(lineOffsetBefore: 0, runs: next).advance == after ? [Frame(lineOffsetBefore: 0, runs: next)] : []
+            let begun = Frame(lineOffsetBefore: 0, runs: next)
+            recentFrames = begun.advance == after ? [begun] : []
             return
         }
-        guard before + Frame(lineOffsetBefore: 0, runs: runs.beforeLineFeed).advance == after, chained else {
+        guard before + frame.advance == after, chained else {
             recentFrames.removeAll()
             return
         }
         if recentFrames.count == Self.framesKept { recentFrames.removeFirst() }
-        recentFrames.append(Frame(lineOffsetBefore: before, runs: runs.beforeLineFeed))
+        recentFrames.append(frame)
     }
 
     /// A frame's motion: runs before its first line feed, each whole line it wrote after that
@@ -88,8 +91,9 @@ extension FadeRenderer {
             var cells = 0
             for scalar in String(decoding: text, as: UTF8.self).unicodeScalars {
                 if CellWidth.isAmbiguous(scalar) || scalar.value < 0x20 { return false }
-                cells += CellWidth.of(scalar)
-                if CellWidth.of(scalar) == 2 { wide = true }
+                let width = CellWidth.of(scalar)
+                cells += width
+                if width == 2 { wide = true }
             }
             text.removeAll()
             if runs.isEmpty { runs.append(Frame.Run(backspaces: 0, written: 0)) }
@@ -217,26 +221,10 @@ extension FadeRenderer {
         framing.begin(at: out.count)
         pens.closeLink(into: &out)
         out += drawing
-        // What they drew past the text's end, on its last row and below it: erased with ECH, not
-        // EL, which would reach the row's last cell, where kitty keeps its wrap.
-        func move(toRow row: Int) {
-            let target = mended.row - row
-            if target > at { ControlSequence.append(&out, target - at, final: ControlSequence.cuu) }
-            if target < at { ControlSequence.append(&out, at - target, final: ControlSequence.cud) }
-            at = target
-        }
-        var penReset = false
-        for (drawnRow, range) in mended.drawn.sorted(by: { $0.key < $1.key }) where drawnRow >= layout.cursor.row {
-            let start = drawnRow == layout.cursor.row ? max(range.lowerBound, layout.cursor.column) : range.lowerBound
-            guard range.upperBound > start else { continue }
-            move(toRow: drawnRow)
-            ControlSequence.append(&out, start + 1, final: ControlSequence.cha, always: true)
-            if !penReset { pens.reset(terminalPenIsUnknown: model.penIsUnknown, into: &out) }
-            penReset = true
-            ControlSequence.append(&out, range.upperBound - start, final: ControlSequence.ech)
-        }
+        let up = { (row: Int) in mended.row - row }
+        erase(mended.drawn, after: layout.cursor, up: up, at: &at, into: &out)
         // To the text's end: on the row drawn last, or the one above.
-        move(toRow: layout.cursor.row)
+        Self.moveRows(from: at, to: up(layout.cursor.row), into: &out)
         ControlSequence.append(&out, layout.cursor.column + 1, final: ControlSequence.cha, always: true)
         restorePen(into: &out)
         framing.movedCursor = true
@@ -287,17 +275,8 @@ extension FadeRenderer {
         framing.begin(at: out.count)
         pens.closeLink(into: &out)
         out += drawing
-        if let drawn = mended.drawn[layout.cursor.row], drawn.upperBound > layout.cursor.column, layout.cursor.column < r.columns {
-            // What they drew past the line's end, on its last row.
-            let target = up(layout.cursor.row)
-            if target > at { ControlSequence.append(&out, target - at, final: ControlSequence.cuu) }
-            if target < at { ControlSequence.append(&out, at - target, final: ControlSequence.cud) }
-            ControlSequence.append(&out, layout.cursor.column + 1, final: ControlSequence.cha, always: true)
-            pens.reset(terminalPenIsUnknown: model.penIsUnknown, into: &out)
-            ControlSequence.append(&out, drawn.upperBound - layout.cursor.column, final: ControlSequence.ech)
-            at = target
-        }
-        if at > 0 { ControlSequence.append(&out, at, final: ControlSequence.cud) }
+        erase(mended.drawn, after: layout.cursor, up: up, at: &at, into: &out)
+        Self.moveRows(from: at, to: 0, into: &out)
         ControlSequence.append(&out, now + 1, final: ControlSequence.cha, always: true)
         restorePen(into: &out)
         framing.movedCursor = true
@@ -320,6 +299,31 @@ extension FadeRenderer {
         guard Self.isCellForCell(first), Self.isCellForCell(line) else { return nil }
         for story in Self.lateStories(first) { stories += Self.restated(story, from: firstColumns, to: line.columns) }
         return stories
+    }
+
+    /// Erases (ECH, in the default colours) the columns in `drawn` past the text's end — after
+    /// `textEnd` on its row, all of them on rows below it — moving by rows from `at` rows above the
+    /// cursor's row (`up(row)` for each row), and leaves `at` where it ends. ECH, not EL: EL would
+    /// reach the row's last cell, where kitty keeps its wrap.
+    private mutating func erase(_ drawn: [Int: Range<Int>], after textEnd: (row: Int, column: Int), up: (Int) -> Int,
+                                at: inout Int, into out: inout [UInt8]) {
+        var penReset = false
+        for (row, range) in drawn.sorted(by: { $0.key < $1.key }) where row >= textEnd.row {
+            let start = row == textEnd.row ? max(range.lowerBound, textEnd.column) : range.lowerBound
+            guard range.upperBound > start else { continue }
+            Self.moveRows(from: at, to: up(row), into: &out)
+            at = up(row)
+            ControlSequence.append(&out, start + 1, final: ControlSequence.cha, always: true)
+            if !penReset { pens.reset(terminalPenIsUnknown: model.penIsUnknown, into: &out) }
+            penReset = true
+            ControlSequence.append(&out, range.upperBound - start, final: ControlSequence.ech)
+        }
+    }
+
+    /// CUU or CUD from `from` rows above the cursor's row to `to` rows above it.
+    private static func moveRows(from: Int, to: Int, into out: inout [UInt8]) {
+        if to > from { ControlSequence.append(&out, to - from, final: ControlSequence.cuu) }
+        if to < from { ControlSequence.append(&out, from - to, final: ControlSequence.cud) }
     }
 
     /// Columns drawn over by row (`LateStory.drawn`): `row`'s range widened to cover `range` too.
@@ -415,8 +419,7 @@ extension FadeRenderer {
             if target < 0 {
                 guard target == at - 1, place.column == 0, column == columns else { return nil }
             } else {
-                if target > at { ControlSequence.append(&out, target - at, final: ControlSequence.cuu) }
-                if target < at { ControlSequence.append(&out, at - target, final: ControlSequence.cud) }
+                Self.moveRows(from: at, to: target, into: &out)
                 ControlSequence.append(&out, place.column + 1, final: ControlSequence.cha, always: true)
             }
             at = target

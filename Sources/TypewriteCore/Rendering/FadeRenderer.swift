@@ -63,16 +63,28 @@ package struct FadeRenderer: Sendable {
         var keptWithoutReport: Bool
         /// The last frames written before the resize (oldest first), which the terminal may have
         /// read after it.
-        var inFlight: [Frame] = []
+        var inFlight: [Frame]
         /// The ends of the lines before, while frames that drew on them may be unread (oldest first).
-        var lineEnds: [LineEnd] = []
+        var lineEnds: [LineEnd]
         /// The narrowest width since the first resize: a terminal that keeps its rows cut them there.
         var narrowest: Int
+
+        /// After the first resize: `columns` is also the first and the narrowest width.
+        init(anchor: Int, lineOffset: Int?, columns: Int, keptWithoutReport: Bool, inFlight: [Frame], lineEnds: [LineEnd]) {
+            self.anchor = anchor
+            self.lineOffset = lineOffset
+            self.columns = columns
+            self.firstColumns = columns
+            self.keptWithoutReport = keptWithoutReport
+            self.inFlight = inFlight
+            self.lineEnds = lineEnds
+            self.narrowest = columns
+        }
     }
 
     /// A frame's motion along its logical line, from `lineOffsetBefore`: runs of going back
-    /// `backspaces` cells (BS) and then drawing `written` cells. Only a frame with no other motion
-    /// (no CR, LF, TAB or cursor sequence) is described.
+    /// `backspaces` cells (BS) and then drawing `written` cells, on one line (`runs(of:)` splits a
+    /// frame at its line feeds).
     struct Frame {
         /// Going back `backspaces` cells, then drawing `written` cells.
         struct Run { var backspaces: Int; var written: Int }
