@@ -64,6 +64,7 @@ public enum Completions {
             let action: String
             switch spec.value {
             case .none: action = ""
+            case .command: action = ":command:_command_names"
             case .required(let name, let choices):
                 action = ":\(name.lowercased()):" + (choices.isEmpty ? " " : "(\(choices.joined(separator: " ")))")
             case .optional(let name, let choices):
@@ -93,6 +94,7 @@ public enum Completions {
             if let s = spec.short { line += " -s \(s)" }
             switch spec.value {
             case .none: break
+            case .command: line += " -x -a '(__fish_complete_command)'"
             case .required(_, let choices):
                 line += choices.isEmpty ? " -r" : " -x -a '\(choices.joined(separator: " "))'"
             case .optional(_, let choices):

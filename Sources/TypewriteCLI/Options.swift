@@ -11,6 +11,8 @@ public struct OptionSpec: Sendable {
         case required(name: String, choices: [String])
         /// An optional value, given only with `=`: `--collapse`, `--collapse=5`.
         case optional(name: String, choices: [String])
+        /// Every argument after it, a command and its arguments: `--exec make -j8`.
+        case command(name: String)
     }
     public let long: String
     public let short: Character?
@@ -21,12 +23,12 @@ public struct OptionSpec: Sendable {
     public var valueName: String? {
         switch value {
         case .none: return nil
-        case .required(let name, _), .optional(let name, _): return name
+        case .required(let name, _), .optional(let name, _), .command(let name): return name
         }
     }
     public var choices: [String] {
         switch value {
-        case .none: return []
+        case .none, .command: return []
         case .required(_, let c), .optional(_, let c): return c
         }
     }
@@ -66,6 +68,8 @@ public struct OptionSpec: Sendable {
                    summary: "treat East Asian ambiguous-width characters as two cells (CJK terminals)"),
         OptionSpec(long: "tee", short: nil, value: .required(name: "FILE", choices: []),
                    summary: "also write what a pipe would get (the decoded answer, or the input) to FILE, as it arrives"),
+        OptionSpec(long: "exec", short: "e", value: .command(name: "COMMAND [ARG...]"),
+                   summary: "run COMMAND on a terminal of its own and type its output; keys go to it"),
         OptionSpec(long: "demo", short: nil, value: .none,
                    summary: "stream a built-in answer the way a language model would; reads no input"),
         OptionSpec(long: "completions", short: nil, value: .required(name: "SHELL", choices: ["bash", "zsh", "fish"]),
@@ -101,6 +105,8 @@ public struct Options: Sendable, Equatable {
     public var tee: String?
     /// Inputs in order; "-" is standard input. Empty means standard input.
     public var files: [String] = []
+    /// --exec: the command and its arguments (nil: none).
+    public var command: [String]?
     /// The numbers as given on the command line, by setting, for error messages.
     private var given: [String: String] = [:]
 
@@ -162,6 +168,13 @@ extension Options {
                         try options.apply(found, value: nil, display: "-\(c)")
                         continue
                     }
+                    if case .command = found.value {
+                        // `-e make`, or `-emake`: the rest of the line is the command.
+                        let rest = chars.isEmpty ? Array(arguments[i...]) : [String(chars)] + arguments[i...]
+                        try options.takeCommand(rest, display: "-\(c)")
+                        i = arguments.count
+                        break
+                    }
                     var value = String(chars)
                     if value.isEmpty {
                         guard i < arguments.count else { throw UsageError("option '-\(c)' needs a value \(found.valueName ?? "")", hint: hint) }
@@ -192,6 +205,9 @@ extension Options {
                     }
                 }
                 try options.apply(spec, value: value, display: display)
+            case .command:
+                try options.takeCommand((inlineValue.map { [$0] } ?? []) + arguments[i...], display: display)
+                i = arguments.count
             case .required(let name, _):
                 var value = inlineValue
                 if value == nil {
@@ -200,6 +216,16 @@ extension Options {
                     i += 1
                 }
                 try options.apply(spec, value: value, display: display)
+            }
+        }
+        if options.command != nil {
+            // They rewrite what is shown or read keys of their own, or are inputs of their own.
+            if let file = options.files.first {
+                throw UsageError("--exec runs a command, but a FILE was given: '\(file)'", hint: hint)
+            }
+            for (given, name) in [(options.timestampFormat != nil, "--timestamps"), (options.collapseLines != nil, "--collapse"),
+                                  (options.demo, "--demo")] where given {
+                throw UsageError("\(name) cannot be used with --exec", hint: hint)
             }
         }
         if options.demo && !options.files.isEmpty {
@@ -282,6 +308,14 @@ extension Options {
         }
     }
 
+    /// Takes `words` as `--exec`'s command and its arguments.
+    private mutating func takeCommand(_ words: some Collection<String>, display: String) throws(UsageError) {
+        guard let name = words.first, !name.isEmpty else {
+            throw UsageError("option '\(display)' needs a COMMAND", hint: "Try 'typewrite --help' for more information.")
+        }
+        command = Array(words)
+    }
+
     /// A plain decimal number (`200`, `2.5`, `1e3`); not hexadecimal, `nan` or `inf`.
     static func decimal(_ text: String) -> Double? {
         guard !text.isEmpty, text.allSatisfy({ "0123456789.eE+-".contains($0) }) else { return nil }
@@ -295,6 +329,7 @@ extension Options {
             "",
             "Usage: typewrite [OPTIONS] [FILE...]",
             "       command | typewrite [OPTIONS]",
+            "       typewrite [OPTIONS] --exec COMMAND [ARG...]",
             "",
             "Reads each FILE in order (- or none: standard input). On a terminal, text types in at",
             "--cps with each new character fading in; elsewhere the bytes pass through unchanged.",
@@ -308,6 +343,7 @@ extension Options {
             case .none: break
             case .required(let name, _): left += " \(name)"
             case .optional(let name, _): left += "[=\(name)]"
+            case .command(let name): left += " \(name)"
             }
             let pad = max(1, 28 - left.count)
             lines.append("  " + left + String(repeating: " ", count: pad) + spec.summary)

@@ -297,7 +297,7 @@ extension System {
 
 /// A terminal's settings saved before typewrite changed them, to put back on every exit path.
 package struct SavedTerminalMode: Sendable {
-    fileprivate var settings: termios
+    var settings: termios
 }
 
 extension System {
