@@ -11,7 +11,7 @@ public struct OptionSpec: Sendable {
         case required(name: String, choices: [String])
         /// An optional value, given only with `=`: `--collapse`, `--collapse=5`.
         case optional(name: String, choices: [String])
-        /// Every argument after it, a command and its arguments: `--exec make -j8`.
+        /// Every argument after it, a command (named `name`) and its arguments: `--exec make -j8`.
         case command(name: String)
     }
     public let long: String
@@ -68,8 +68,10 @@ public struct OptionSpec: Sendable {
                    summary: "treat East Asian ambiguous-width characters as two cells (CJK terminals)"),
         OptionSpec(long: "tee", short: nil, value: .required(name: "FILE", choices: []),
                    summary: "also write what a pipe would get (the decoded answer, or the input) to FILE, as it arrives"),
-        OptionSpec(long: "exec", short: "e", value: .command(name: "COMMAND [ARG...]"),
-                   summary: "run COMMAND on a terminal of its own and type its output; keys go to it"),
+        OptionSpec(long: "notify", short: nil, value: .optional(name: "SECONDS", choices: []),
+                   summary: "tell the desktop when an answer that took SECONDS (default 10) is done"),
+        OptionSpec(long: "exec", short: "e", value: .command(name: "COMMAND"),
+                   summary: "run COMMAND on a terminal of its own, typing its output; keys go to it"),
         OptionSpec(long: "demo", short: nil, value: .none,
                    summary: "stream a built-in answer the way a language model would; reads no input"),
         OptionSpec(long: "completions", short: nil, value: .required(name: "SHELL", choices: ["bash", "zsh", "fish"]),
@@ -105,6 +107,8 @@ public struct Options: Sendable, Equatable {
     public var tee: String?
     /// Inputs in order; "-" is standard input. Empty means standard input.
     public var files: [String] = []
+    /// --notify: the shortest answer, in seconds, worth a notification (nil: none).
+    public var notifyAfter: Double?
     /// --exec: the command and its arguments (nil: none).
     public var command: [String]?
     /// The numbers as given on the command line, by setting, for error messages.
@@ -300,6 +304,11 @@ extension Options {
             }
             guard !v.isEmpty else { throw UsageError("empty FILE for \(display)") }
             tee = v
+        case "notify":
+            guard let n = value.map({ Self.decimal($0) }) ?? 10, n >= 0, n.isFinite else {
+                throw UsageError("invalid value '\(v)' for \(display): expected seconds, 0 or more")
+            }
+            notifyAfter = n
         case "demo": demo = true
         case "completions": completions = v
         case "help": help = true
@@ -343,7 +352,7 @@ extension Options {
             case .none: break
             case .required(let name, _): left += " \(name)"
             case .optional(let name, _): left += "[=\(name)]"
-            case .command(let name): left += " \(name)"
+            case .command(let name): left += " \(name) [ARG...]"
             }
             let pad = max(1, 28 - left.count)
             lines.append("  " + left + String(repeating: " ", count: pad) + spec.summary)

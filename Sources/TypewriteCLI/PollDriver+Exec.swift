@@ -50,6 +50,7 @@ extension PollDriver {
             case .typed?:
                 // The user has moved on: the rest of what the command wrote is shown at once.
                 session.settleNow(at: now, into: &out)
+                session.beginAnswer(at: now, typed: true)
             case .terminalGone?:
                 return .signal(.hangUp)
             default:
@@ -58,7 +59,9 @@ extension PollDriver {
         }
         if let i = indices.reports, events[i] != 0, let reports = exec?.child.readReports() {
             if reports.contains(.stopped), exec?.child.stopped == true {
-                // Control-Z stopped the command: so does the job typewrite is, as a shell shows it.
+                // Control-Z stopped the command: so does the job typewrite is, as a shell shows it,
+                // after what it wrote (the tty's `^Z` echo comes a moment after the signal).
+                takeLastOutput(&session, at: now, into: &out)
                 session.settleNow(at: now, into: &out)
                 _ = session.handle(.suspend, at: now, into: &out)
                 if let failure = stop(&session, discardTypedAhead: false, out: &out) { return failure }
@@ -67,11 +70,32 @@ extension PollDriver {
         return nil
     }
 
+    /// Reads what the command's pty has for typewrite now, waiting up to `echoWait` for it to
+    /// come: before a stop, so the tty's echo of the key is shown before the shell's lines.
+    private mutating func takeLastOutput(_ session: inout Session, at now: Seconds, into out: inout SessionOutput) {
+        guard let master = exec?.child.master else { return }
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        var wait = Self.stopEchoWait
+        while System.poll([(master, System.pollIn)], timeout: wait)[0] & System.pollIn != 0 {
+            wait = 0
+            let n = buffer.withUnsafeMutableBytes { try? System.read(master, into: $0) }
+            guard let count = n, count > 0 else { break }
+            session.receive(buffer[0..<count], at: now, into: &out)
+            _ = exec?.output(buffer[0..<count], at: now)
+        }
+    }
+
+    /// Longest wait for the tty's echo of the key that stopped the command, in seconds.
+    static let stopEchoWait: Seconds = 0.01
+
     /// Does what the relay has due (a wait found: everything shown at once; the pty drained after
     /// the command ended: the input ends). - Returns: whether the loop should look again at once.
     mutating func execDue(_ session: inout Session, at now: Seconds, into out: inout SessionOutput) -> Bool {
         guard let due = exec?.due(at: now) else { return false }
-        if due.waits { session.settleNow(at: now, into: &out) }
+        if due.waits {
+            session.settleNow(at: now, into: &out)
+            session.completeAnswer(at: now, into: &out)
+        }
         if due.drained, current != nil {
             current = nil  // a program the command left behind holds the pty: its output is over
             return true

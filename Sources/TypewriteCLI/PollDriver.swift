@@ -152,6 +152,7 @@ package struct PollDriver {
         defer { buffer.deallocate() }
         let watchReader = session.isAnimated && System.isPipe(setup.output)
         var out = SessionOutput()
+        session.beginAnswer(at: System.monotonicNow())
         if setup.queryColors && session.isAnimated {
             colorQuery = TerminalQuery.start(TerminalColors.request(palette: setup.queryPalette), giveUp: 2, output: setup.output)
         }
@@ -191,6 +192,8 @@ package struct PollDriver {
                     if let response = handleSignals(signals, &session, at: now, out: &out) { return response }
                     continue
                 }
+                session.completeAnswer(at: now, into: &out)
+                if let failure = emit(&out) { return failure }
                 return .finished(failed: session.failed || teeFailed)
             }
             if session.wantsKeyboard {

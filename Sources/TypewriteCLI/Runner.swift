@@ -73,6 +73,9 @@ public enum Runner {
         }
         var sessionSettings = SessionSettings(settings, capabilities: capabilities, terminal: geometry, outputIsTerminal: outputIsTerminal,
                                               timestampFormat: options.timestampFormat, collapse: collapse)
+        if let seconds = options.notifyAfter, outputIsTerminal, (environment["TERM"] ?? "") != "dumb" {
+            sessionSettings.notifier = AnswerNotifier(threshold: seconds, kind: DesktopNotification(environment: environment))
+        }
         let files = options.files.isEmpty ? ["-"] : options.files
         let readsStandardInput = !options.demo && exec == nil && files.contains("-")
         var setup = PollDriver.Setup(inputs: options.demo ? [.demo(DemoScript())] : files.map { .file($0) })
