@@ -28,19 +28,21 @@ struct ExecRelay {
     private(set) var keyWait = KeyWait()
     /// Bytes from standard input the pty has not taken yet.
     private var toChild: [UInt8] = []
+    /// When the command started, in seconds.
+    private let startedAt: Seconds
     /// Standard input (a pipe or file) ended: its end goes to the command when it waits.
     private var inputEnded = false
     /// The command waits and its end-of-file character is owed to it.
     private var endOfFileOwed = false
     /// When the command last wrote, in seconds.
-    private var lastOutputAt: Seconds
+    private(set) var lastOutputAt: Seconds?
 
     init(child: ExecChild, keys: Int32, keysAreTerminal: Bool, terminal: Int32?, at time: Seconds) {
         self.child = child
         self.keys = keys
         self.keysAreTerminal = keysAreTerminal
         self.terminal = terminal
-        lastOutputAt = time
+        startedAt = time
     }
 
     // MARK: The terminal's mode
@@ -140,7 +142,7 @@ struct ExecRelay {
     private var deadline: Seconds? {
         var times: [Seconds] = []
         if let t = keyWait.deadline { times.append(t) }
-        if child.exitStatus != nil { times.append(lastOutputAt + Self.drainQuiet) }
+        if child.exitStatus != nil { times.append((lastOutputAt ?? startedAt) + Self.drainQuiet) }
         return times.min()
     }
 
@@ -168,7 +170,7 @@ struct ExecRelay {
             endOfFileOwed = false
             if let eof = System.endOfFileCharacter(child.master) { toChild = [eof]; flushToChild() }
         }
-        result.drained = child.exitStatus != nil && time - lastOutputAt >= Self.drainQuiet
+        result.drained = child.exitStatus != nil && time - (lastOutputAt ?? startedAt) >= Self.drainQuiet
         return result
     }
 

@@ -88,6 +88,23 @@ extension PollDriver {
     /// Longest wait for the tty's echo of the key that stopped the command, in seconds.
     static let stopEchoWait: Seconds = 0.01
 
+    /// How long after a small read of the pty it is read again at the earliest, in seconds: a
+    /// program writing line by line to a terminal (stdio's line buffering) would otherwise wake
+    /// typewrite for every line, and each wake-up costs both processes more than the line; in
+    /// this time its lines gather in the pty, at most a frame late on the screen.
+    static let ptyReadInterval: Seconds = 0.008
+    /// A read of fewer bytes than this is small: the pty gives at most 4095 bytes a read.
+    static let smallPiece = 1024
+
+    /// Until when the pty is not read (nil: read it now): a moment after a small read, except
+    /// while a key's echo is due.
+    func execInputRestsUntil(at now: Seconds) -> Seconds? {
+        guard let relay = exec, lastPieceSize < Self.smallPiece, let last = relay.lastOutputAt,
+              !relay.keyWait.isEcho(at: now) else { return nil }
+        let until = last + Self.ptyReadInterval
+        return now < until ? until : nil
+    }
+
     /// Does what the relay has due (a wait found: everything shown at once; the pty drained after
     /// the command ended: the input ends). - Returns: whether the loop should look again at once.
     mutating func execDue(_ session: inout Session, at now: Seconds, into out: inout SessionOutput) -> Bool {

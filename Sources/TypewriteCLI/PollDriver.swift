@@ -84,6 +84,8 @@ package struct PollDriver {
     var setup: Setup
     /// `--exec`: the command and its keys (the setup's, owned by the loop from `init` on).
     var exec: ExecRelay?
+    /// `--exec`: the size of the last read of the pty, in bytes, and when it was (`execInputRestsUntil`).
+    var lastPieceSize = Int.max
     private var nextInput = 0
     var current: (file: InputFile, name: String)?
     private var demo: (script: DemoScript, next: Int, due: Seconds)?
@@ -209,8 +211,12 @@ package struct PollDriver {
                 continue
             }
 
-            let reading = session.wantsInput ? current : nil
+            var reading = session.wantsInput ? current : nil
             var timeout = endSeen && reading != nil ? 0 : session.nextDeadline.map { max($0, framesFrom) - now }
+            if reading != nil, let resting = execInputRestsUntil(at: now) {
+                reading = nil
+                timeout = min(timeout ?? .infinity, resting - now)
+            }
             if let demo { timeout = min(timeout ?? .infinity, demo.due - now) }
             if let wait = exec?.timeout(from: now) { timeout = min(timeout ?? .infinity, wait) }
             if exec != nil && exec?.holdsRawMode == false && exec?.keysAreTerminal == true {
@@ -402,6 +408,7 @@ package struct PollDriver {
             session.receive(bytes, at: now, into: &out)
         }
         if exec?.output(bytes, at: now) == true { session.settleNow(at: now, into: &out) }  // a key's echo
+        if exec != nil { lastPieceSize = count }
         if session.inputEnded { current = nil }  // the stream reported an error: read no further
         return nil
     }
