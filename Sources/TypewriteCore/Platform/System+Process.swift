@@ -136,18 +136,13 @@ extension System {
     /// - Returns: the settings before, for `restoreTerminalMode`.
     /// - Throws: `SystemError` when the settings cannot be read or changed.
     package static func enterRawMode(_ fd: Int32) throws(SystemError) -> SavedTerminalMode {
-        var saved = termios()
-        guard tcgetattr(fd, &saved) == 0 else { throw SystemError.current }
-        var raw = saved
-        cfmakeraw(&raw)
-        withUnsafeMutableBytes(of: &raw.c_cc) { cc in
-            cc[Int(VMIN)] = 1
-            cc[Int(VTIME)] = 0
+        try changeMode(fd, when: TCSANOW) { raw in
+            cfmakeraw(&raw)
+            withUnsafeMutableBytes(of: &raw.c_cc) { cc in
+                cc[Int(VMIN)] = 1
+                cc[Int(VTIME)] = 0
+            }
         }
-        while tcsetattr(fd, TCSANOW, &raw) != 0 {
-            if errno != EINTR { throw SystemError.current }
-        }
-        return SavedTerminalMode(settings: saved)
     }
 
     /// The window size of terminal `fd` (`ioctl(TIOCGWINSZ)`); nil when unknown.
