@@ -181,4 +181,10 @@ struct ExecTests {
         let sequence = notifier.complete(at: 3)
         #expect(sequence == Array("\u{1B}]9;Because they hold water.\u{07}".utf8))
     }
+
+    @Test("an OSC 9 message never takes the shape of a ConEmu command")
+    func osc9Shape() {
+        #expect(DesktopNotification.osc9.sequence(title: "typewrite", body: "4;2 done") == Array("\u{1B}]9;typewrite: 4;2 done\u{07}".utf8))
+        #expect(DesktopNotification.osc9.sequence(title: "typewrite", body: "42 apples") == Array("\u{1B}]9;42 apples\u{07}".utf8))
+    }
 }

@@ -43,10 +43,19 @@ package enum DesktopNotification: Equatable, Sendable {
         case .osc777:
             return Array("\u{1B}]777;notify;\(name);\(text)\u{1B}\\".utf8)
         case .osc9:
-            return Array("\u{1B}]9;\(text.isEmpty ? name : text)\u{07}".utf8)
+            // A message that starts with a number and `;` is ConEmu's command form to some
+            // terminals (Windows Terminal's progress `9;4`, Ghostty): the title goes first then.
+            let message = text.isEmpty ? name : (Self.looksLikeCommand(text) ? "\(name): \(text)" : text)
+            return Array("\u{1B}]9;\(message)\u{07}".utf8)
         case .bell:
             return [0x07]
         }
+    }
+
+    /// Whether `text` starts with digits and `;`, the shape of a ConEmu OSC 9 command.
+    static func looksLikeCommand(_ text: String) -> Bool {
+        let digits = text.prefix { $0.isASCII && $0.isNumber }
+        return !digits.isEmpty && text.dropFirst(digits.count).first == ";"
     }
 
     /// `text` without control characters (C0, DEL, C1; a tab becomes a space), cut to `bodyLimit` characters with an
