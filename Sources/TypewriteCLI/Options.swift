@@ -156,7 +156,8 @@ extension Options {
                     throw UsageError("option '--\(name)' is ambiguous: " + prefixed.map { "--\($0.long)" }.joined(separator: ", "), hint: hint)
                 }
                 guard let found = matches.first ?? (prefixed.count == 1 && !name.isEmpty ? prefixed.first : nil) else {
-                    throw UsageError("unknown option '--\(name)'", hint: hint)
+                    throw UsageError("unknown option '--\(name)'",
+                                     hint: nearestOption(to: name).map { "Did you mean '--\($0.long)'?" } ?? hint)
                 }
                 spec = found
                 display = "--\(found.long)"
@@ -331,7 +332,63 @@ extension Options {
         return Double(text)
     }
 
-    /// The text of `--help`.
+    /// The option whose long name is nearest to a mistyped `name` (without dashes): at most one edit
+    /// (insertion, deletion, substitution or swap of two neighbours: optimal string alignment
+    /// distance) for names shorter than 6 characters, two for longer ones; the first in table order
+    /// on a tie; nil when none is that near or `name` is shorter than 3 characters.
+    static func nearestOption(to name: String) -> OptionSpec? {
+        let typed = Array(name.lowercased())
+        guard typed.count >= 3 else { return nil }
+        let limit = typed.count >= 6 ? 2 : 1
+        var best: (spec: OptionSpec, distance: Int)?
+        for spec in OptionSpec.all {
+            let d = editDistance(typed, Array(spec.long))
+            if d <= limit, d < (best?.distance ?? .max) { best = (spec, d) }
+        }
+        return best?.spec
+    }
+
+    /// Optimal string alignment distance between `a` and `b`: insertions, deletions, substitutions
+    /// and swaps of two adjacent characters, each costing 1.
+    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+        var d = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { d[i][0] = i }
+        for j in 0...b.count { d[0][j] = j }
+        for i in 1...a.count {
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
+                }
+            }
+        }
+        return d[a.count][b.count]
+    }
+
+    /// Width of `--help`: every line fits a terminal 80 columns wide.
+    static let helpWidth = 80
+    /// Column where an option's summary starts (and its continuation lines).
+    static let summaryColumn = 30
+
+    /// `text` cut at spaces into lines of at most `width` characters (a word longer than `width`
+    /// stands alone on its line).
+    static func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty && line.count + 1 + word.count > width {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
+    }
+
+    /// The text of `--help`: at most `helpWidth` columns, each option's summary wrapped beside it.
     public static func helpText() -> String {
         var lines = [
             "typewrite \(Typewrite.version): type a stream of text onto the terminal with a soft fade-in",
@@ -340,8 +397,11 @@ extension Options {
             "       command | typewrite [OPTIONS]",
             "       typewrite [OPTIONS] --exec COMMAND [ARG...]",
             "",
-            "Reads each FILE in order (- or none: standard input). On a terminal, text types in at",
-            "--cps with each new character fading in; elsewhere the bytes pass through unchanged.",
+        ]
+        lines += wrap("Reads each FILE in order (- or none: standard input). On a terminal, text types in at "
+                      + "--cps with each new character fading in; elsewhere the bytes pass through unchanged.",
+                      width: helpWidth)
+        lines += [
             "",
             "Options:",
         ]
@@ -354,17 +414,23 @@ extension Options {
             case .optional(let name, _): left += "[=\(name)]"
             case .command(let name): left += " \(name) [ARG...]"
             }
-            let pad = max(1, 28 - left.count)
-            lines.append("  " + left + String(repeating: " ", count: pad) + spec.summary)
+            left = "  " + left
+            let indent = String(repeating: " ", count: summaryColumn)
+            var summary = wrap(spec.summary, width: helpWidth - summaryColumn)
+            if left.count + 1 > summaryColumn {
+                lines.append(left)  // too wide for the column: the summary starts on the next line
+            } else {
+                lines.append(left + String(repeating: " ", count: summaryColumn - left.count) + (summary.isEmpty ? "" : summary.removeFirst()))
+            }
+            lines += summary.map { indent + $0 }
         }
-        lines += [
-            "",
-            "Environment: NO_COLOR, REDUCED_MOTION, TERM, COLORTERM, COLORFGBG, COLUMNS (with",
-            "--animate=always to a non-terminal), LC_ALL, LC_CTYPE, LANG (CJK: ambiguous width 2),",
-            "TYPEWRITE_QUERY_COLORS (never: do not ask the terminal for its colours).",
-            "Exit status: 0 success, 1 a file could not be read or the stream reported an error,",
-            "2 usage error, 128+N killed by signal N (130 Ctrl-C, 141 broken pipe).",
-        ]
+        lines.append("")
+        lines += wrap("Environment: NO_COLOR, REDUCED_MOTION, TERM, COLORTERM, COLORFGBG, COLUMNS (with "
+                      + "--animate=always to a non-terminal), LC_ALL, LC_CTYPE, LANG (CJK: ambiguous width 2), "
+                      + "TYPEWRITE_QUERY_COLORS (never: do not ask the terminal for its colours).", width: helpWidth)
+        lines += wrap("Exit status: 0 success, 1 a file could not be read or the stream reported an error, "
+                      + "2 usage error, 128+N killed by signal N (130 Ctrl-C, 141 broken pipe); with --exec "
+                      + "the command's status (127 not found, 126 not executable).", width: helpWidth)
         return lines.joined(separator: "\n") + "\n"
     }
 }
