@@ -20,8 +20,13 @@ public enum Completions {
         }
         var cases = ""
         for spec in OptionSpec.all {
-            guard case .required = spec.value else { continue }
             let names = (["--\(spec.long)"] + (spec.short.map { ["-\($0)"] } ?? [])).joined(separator: "|")
+            if case .command = spec.value {
+                // The command's name; its own arguments are its completion's business.
+                cases += "        \(names)) COMPREPLY=($(compgen -c -- \"$cur\")); return ;;\n"
+                continue
+            }
+            guard case .required = spec.value else { continue }
             let reply = spec.choices.isEmpty ? "COMPREPLY=()" : "COMPREPLY=($(compgen -W \"\(spec.choices.joined(separator: " "))\" -- \"$cur\"))"
             cases += "        \(names)) \(reply); return ;;\n"
         }
