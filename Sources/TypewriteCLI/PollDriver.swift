@@ -175,6 +175,7 @@ package struct PollDriver {
                 // Brought to the foreground by `fg` while running: the shell sends no signal then.
                 queuesCheckDue = now + Self.foregroundCheckInterval
                 keepQueues(session)
+                if exec?.holdsRawMode == false, exec?.keysAreTerminal == true { resumeExec() }
             }
             if !held.isEmpty {
                 held.append(out)
