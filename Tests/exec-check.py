@@ -5,7 +5,9 @@
 
 Prints `ok - name (what was measured)` or `not ok - name: detail` per check (diagnostics, such as
 the screens that differ, follow as `# ` lines), then `N passed, M failed`; exits 1 when a check
-failed, 2 when the harness cannot run (no tmux). NAME-SUBSTRINGs run only the checks whose names
+failed, 2 when the harness cannot run (no tmux). A failure of typewrite that is known and reported
+(KNOWN below) is listed as `not ok - name: detail # TODO reason` and not counted, unless
+TYPEWRITE_EXEC_STRICT=1. NAME-SUBSTRINGs run only the checks whose names
 contain one. Needs Python 3.8+ (standard library) and tmux (measured with 3.3a); about two minutes.
 
 Each check runs in a tmux server of its own (`tmux -L SOCKET -f /dev/null`: no user configuration)
@@ -38,7 +40,8 @@ Checks (bounds from the --exec issue's "Done when"; where it gives none, the bou
       answers a key (`@`) is pressed after ten pieces, and everything chat.py had written when it
       was pressed is on the screen, out of the fade, within 300 ms.
   exit-status        `sh -c 'exit 7'` -> 7; `sh -c 'kill -TERM $$'` -> 143; a missing command ->
-                     127 and one line naming it; a file without the execute bit -> 126 and one line.
+                     127 and one line naming it; a file without the execute bit -> 126 and one line;
+                     the terminal's modes (`stty -g`) as before.
   sigterm            typewrite sent SIGTERM while the child (sh trapping HUP) runs: the trap writes
                      its file, typewrite exits 143, `stty -a` shows icanon and echo and `stty -g` is
                      what it was before.
@@ -48,6 +51,9 @@ Checks (bounds from the --exec issue's "Done when"; where it gives none, the bou
   ctrl-z             C-z in the chat: bash reports the job stopped, `jobs` shows it Stopped, `fg`
                      resumes it, a question gets its answer, /bye exits 0; `stty -a` shows icanon and
                      echo and `stty -g` is what it was before.
+  bg                 C-z, then `bg`: while typewrite runs in the background the terminal's mode is the
+                     shell's (`stty -g` as before) and the shell gets the keys; `fg` brings the chat
+                     back, a question gets its answer, /bye exits 0, the modes are as before.
   less               `less` on a 100-line file: its first page drawn within 1 s of Enter, the page
                      the same as the direct run's, and the screen after `q` the same.
   seq-flood          `seq 1 1000000` through typewrite is on the screen (through to `1000000`) within
@@ -735,6 +741,7 @@ def check_exit_status(tw):
             ("./tw --exec no-such-command-here; echo rc=$?", 127, "no-such-command-here"),
             ("./tw --exec ./not-executable; echo rc=$?", 126, "not-executable"),
         ]
+        pane.run("stty -g > modes.before; echo rc=$?")
         for command, want, named in cases:
             s, rows, rc = pane.run(command)
             results.append("%s" % rc)
@@ -747,9 +754,14 @@ def check_exit_status(tw):
                     problems.append("`%s` said %r, not one line naming %s" % (command, said, named))
                 else:
                     results[-1] += " with %r" % said[0]
+        s, rows, rc = pane.run("stty -g | cmp -s - modes.before; echo rc=$?")
+        results.append(rc == 0)
+        if rc != 0:
+            problems.append("the terminal's modes changed")
         return problems, results, diag
     problems, results, diag = with_panes(tw, [True], session)
-    detail = "exit 7 -> %s; SIGTERM -> %s; missing -> %s; not executable -> %s" % tuple(results)
+    detail = "exit 7 -> %s; SIGTERM -> %s; missing -> %s; not executable -> %s; stty -g as before: %s" % tuple(
+        results)
     return verdict(problems, detail, diag)
 
 
@@ -901,6 +913,52 @@ def check_ctrl_z(tw):
     return verdict(problems, detail, s.tail(12))
 
 
+def check_bg(tw):
+    def session(pane, work):
+        pane.run("stty -g > modes.before; echo rc=$?")
+        before = len(pane.capture().rows)
+        pane.line("./tw --exec python3 chat.py --readline --log bg.log")
+        pane.wait(lambda s: len(prompt_rows(s, before)) >= 1, 15, "chat.py's first prompt")
+        time.sleep(0.05)
+        pane.key("C-z")
+        s = pane.wait(lambda s: any("Stopped" in r for r in s.rows[before:]) and s.last() == "$", 10,
+                      "bash to report the job stopped")
+        mark = len(s.rows)
+        pane.line("bg")
+        pane.wait(lambda s: any(r.endswith("&") for r in s.rows[mark:]) and s.last() == "$", 10,
+                  "bash to put the job in the background")
+        time.sleep(0.3)
+        # In the background typewrite must leave the terminal's mode and the keys to the shell.
+        s, rows, modes_rc = pane.run("stty -g | cmp -s - modes.before; echo rc=$?")
+        s, rows, _ = pane.run("echo still-here; echo rc=$?")
+        shell_keys = "still-here" in rows
+        mark = len(s.rows)
+        pane.line("fg")
+        time.sleep(0.3)
+        q = "back in the foreground?"
+        pane.line(q)
+        s = pane.wait(lambda s: s.index_of(q, mark) >= 0 and bool(prompt_rows(s, s.index_of(q) + 1)), 10,
+                      "the answer after fg (the answer takes 2.5 s)")
+        pane.line("/bye")
+        pane.wait(lambda s: s.last() == "$" and "bye" in s.rows, 15, "the shell after /bye")
+        s, rows, rc = pane.run("echo rc=$?")
+        sane, same, words = modes_sane(pane)
+        return modes_rc == 0, shell_keys, rc, sane, same, words, s
+    bg_modes, shell_keys, rc, sane, same, words, s = with_panes(tw, [True], session)
+    problems = []
+    if not bg_modes:
+        problems.append("in the background typewrite changed the terminal's modes")
+    if not shell_keys:
+        problems.append("in the background the shell did not get its keys")
+    if rc != 0:
+        problems.append("exit %s after /bye" % rc)
+    if not (sane and same):
+        problems.append("after the run stty -a shows %s, stty -g as before: %s" % (words, same))
+    detail = ("after bg: stty -g as before: %s, the shell ran a command: %s; after fg answered, exit %s, "
+              "stty -a: %s, stty -g as before: %s") % (bg_modes, shell_keys, rc, words, same)
+    return verdict(problems, detail, s.tail(12))
+
+
 def check_less(tw):
     def session(pane, work):
         pane.line("./x less lines.txt")
@@ -1012,6 +1070,14 @@ def check_pipe_tty(tw):
     return verdict(problems, detail)
 
 
+# Checks that fail because of typewrite, known and reported: listed as `not ok - NAME: ... # TODO
+# REASON` and not counted as failures (TYPEWRITE_EXEC_STRICT=1 counts them). A known check that
+# passes says so, to be taken off this list.
+KNOWN = {
+    "bg": "after `bg`, bash's `fg` sends no SIGCONT to the running job, and typewrite never takes the "
+          "terminal back: no raw mode, keys unread, the chat gets nothing",
+}
+
 CHECKS = [
     ("screen-readline", lambda tw: check_screen(tw, "readline")),
     ("screen-plain", lambda tw: check_screen(tw, "plain")),
@@ -1023,6 +1089,7 @@ CHECKS = [
     ("resize", check_resize),
     ("ctrl-c", check_ctrl_c),
     ("ctrl-z", check_ctrl_z),
+    ("bg", check_bg),
     ("less", check_less),
     ("seq-flood", check_seq),
     ("pipe-python", check_pipe_python),
@@ -1042,7 +1109,7 @@ def main():
     if shutil.which("tmux") is None:
         print("exec-check: tmux is needed", file=sys.stderr)
         return 2
-    passed = failed = 0
+    passed = failed = todo = 0
     started = time.monotonic()
     for name, fn in CHECKS:
         if filters and not any(f in name for f in filters):
@@ -1058,9 +1125,13 @@ def main():
         finally:
             for p in list(Pane.live):
                 p.close()
+        known = KNOWN.get(name) if not os.environ.get("TYPEWRITE_EXEC_STRICT") else None
         if ok:
             passed += 1
-            print("ok - %s (%s)" % (name, detail))
+            print("ok - %s (%s)%s" % (name, detail, " # TODO passes now: take it off KNOWN" if known else ""))
+        elif known:
+            todo += 1
+            print("not ok - %s: %s # TODO %s" % (name, detail, known))
         else:
             failed += 1
             print("not ok - %s: %s" % (name, detail))
@@ -1070,6 +1141,8 @@ def main():
             print("#   %s took %.1f s" % (name, time.monotonic() - t))
         sys.stdout.flush()
     print("# %.0f s in all" % (time.monotonic() - started))
+    if todo:
+        print("# %d known failure(s) of typewrite listed as `not ok ... # TODO`, not counted" % todo)
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 
