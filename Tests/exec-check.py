@@ -7,8 +7,8 @@ Prints `ok - name (what was measured)` or `not ok - name: detail` per check (dia
 the screens that differ, follow as `# ` lines), then `N passed, M failed`; exits 1 when a check
 failed, 2 when the harness cannot run (no tmux). A failure of typewrite that is known and reported
 (KNOWN below) is listed as `not ok - name: detail # TODO reason` and not counted, unless
-TYPEWRITE_EXEC_STRICT=1. NAME-SUBSTRINGs run only the checks whose names
-contain one. Needs Python 3.8+ (standard library) and tmux (measured with 3.3a); about two minutes.
+TYPEWRITE_EXEC_STRICT=1. NAME-SUBSTRINGs run only the checks whose names contain one. Needs
+Python 3.8+ (standard library), tmux (measured with 3.3a), bash, less; about a minute and a half.
 
 Each check runs in a tmux server of its own (`tmux -L SOCKET -f /dev/null`: no user configuration)
 with one 100x30 pane running `bash --norc --noprofile` with the prompt `$ `, in a fresh directory,
@@ -24,13 +24,13 @@ each piece of an answer), `python3 -q -i`, sh one-liners, `less` and `seq`. A co
 as `./x ARGS`, where `x` is `exec typewrite --exec "$@"` or `exec "$@"`, so the screen of a run
 through typewrite can be compared with the direct run's line for line.
 
-Checks (bounds from the --exec issue's "Done when"; where it gives none, the bound is named so):
+Checks (the bounds are those --exec is specified with; a bound of this script's own says so):
   screen-readline, screen-plain, screen-python
       A session (prompt, a typed question, a 600-character answer streamed in 3-word pieces with a
       code block, a second question, /bye; for python3 -i: 6*7, an import, a list comprehension
       printing six lines 0.3 s apart, exit()) leaves the same screen through typewrite as directly:
-      every cell's character and colours (`capture-pane -p -e -J` of the whole history; a blank
-      without background or reverse/underline counts as no cell) and the cursor; exit status 0;
+      every cell's character and colours (`capture-pane -p -e -J` of the whole history, read with
+      Scripts/sgrcells.py; a blank that looks empty counts as no cell) and the cursor; exit status 0;
       and some capture taken while the answer streamed shows fade colours (38;2), which the direct
       run never shows.
   latency-readline, latency-plain
@@ -53,7 +53,8 @@ Checks (bounds from the --exec issue's "Done when"; where it gives none, the bou
                      echo and `stty -g` is what it was before.
   bg                 C-z, then `bg`: while typewrite runs in the background the terminal's mode is the
                      shell's (`stty -g` as before) and the shell gets the keys; `fg` brings the chat
-                     back, a question gets its answer, /bye exits 0, the modes are as before.
+                     back, a question gets its answer (within 10 s: this script's margin), /bye
+                     exits 0, the modes are as before.
   less               `less` on a 100-line file: its first page drawn within 1 s of Enter, the page
                      the same as the direct run's, and the screen after `q` the same.
   seq-flood          `seq 1 1000000` through typewrite is on the screen (through to `1000000`) within
@@ -76,9 +77,12 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import termios
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "Scripts"))
+from sgrcells import DEFAULT, apply_sgr, describe_style, invisible  # noqa: E402
 CHAT = os.path.join(HERE, "exec", "chat.py")
 COLS, ROWS = 100, 30
 POLL = 0.005  # seconds between two captures while something is awaited
@@ -90,55 +94,13 @@ ESCAPE = re.compile(r"\x1b(?:\[[0-9;:?<=>]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1
 # Screens
 
 
-def apply_sgr(style, params):
-    """The style (fg, bg, attributes) after SGR `params` (`;`-separated numbers)."""
-    fg, bg, attrs = style
-    attrs = set(attrs)
-    ps = [int(p) if p.isdigit() else 0 for p in params.replace(":", ";").split(";")] if params else [0]
-    i = 0
-    while i < len(ps):
-        p = ps[i]
-        if p == 0:
-            fg = bg = None
-            attrs = set()
-        elif p in (38, 48):
-            value = None
-            if i + 2 < len(ps) and ps[i + 1] == 5:
-                value = "5;%d" % ps[i + 2]
-                i += 2
-            elif i + 4 < len(ps) and ps[i + 1] == 2:
-                value = "2;%d;%d;%d" % tuple(ps[i + 2:i + 5])
-                i += 4
-            if p == 38:
-                fg = value
-            else:
-                bg = value
-        elif 30 <= p <= 37 or 90 <= p <= 97:
-            fg = str(p)
-        elif p == 39:
-            fg = None
-        elif 40 <= p <= 47 or 100 <= p <= 107:
-            bg = str(p)
-        elif p == 49:
-            bg = None
-        elif p == 22:
-            attrs -= {1, 2}
-        elif 23 <= p <= 29:
-            attrs.discard(p - 20)
-        elif 1 <= p <= 9:
-            attrs.add(p)
-        i += 1
-    return (fg, bg, frozenset(attrs))
-
-
-DEFAULT_STYLE = (None, None, frozenset())
-PROMPT_STYLE = ("32", None, frozenset({1}))  # chat.py's `you>`: bold green (SGR 1;32)
+PROMPT_STYLE = apply_sgr(DEFAULT, "1;32")  # chat.py's `you>`: bold green
 
 
 def parse_cells(raw):
     """`capture-pane -p -e` output -> rows of (character, style); tmux carries the pen across rows."""
     rows = []
-    style = DEFAULT_STYLE
+    style = DEFAULT
     for line in raw.split("\n"):
         cells = []
         for k, part in enumerate(SGR.split(line)):
@@ -155,30 +117,17 @@ def parse_cells(raw):
 
 def is_fade(style):
     """A 24-bit colour: typewrite's fade (the programs driven here write none)."""
-    return bool(style) and any((v or "").startswith("2;") for v in style[:2])
-
-
-def describe(style):
-    fg, bg, attrs = style
-    parts = []
-    if fg:
-        parts.append("fg " + fg)
-    if bg:
-        parts.append("bg " + bg)
-    if attrs:
-        parts.append("attrs " + ",".join(str(a) for a in sorted(attrs)))
-    return "; ".join(parts) or "default"
+    return bool(style) and any(c is not None and c[0] == "rgb" for c in style[1:4])
 
 
 def normalized(cells):
-    """Rows of cells with a blank that shows nothing (no background, reverse, underline or strike)
-    as no cell, trailing no-cells and trailing empty rows dropped."""
+    """Rows of cells with a blank that shows nothing (sgrcells.invisible) as no cell, trailing
+    no-cells and trailing empty rows dropped."""
     out = []
     for row in cells:
         norm = []
         for ch, st in row:
-            _, bg, attrs = st
-            if ch == " " and not bg and not (attrs & {4, 7, 9}):
+            if ch == " " and invisible(st):
                 norm.append((" ", None))
             else:
                 norm.append((ch, st))
@@ -370,6 +319,25 @@ class Pane:
                       timeout, what)
         rows = s.rows[before:]
         return s, rows, [r for r in rows if r.startswith("rc=")]
+
+    def raw(self):
+        """Whether the pane's terminal is in raw mode (typewrite's, while it holds the keys: no
+        ISIG and no ICANON; bash's own line editing keeps ISIG)."""
+        fd = os.open(self.cmd("display -p -t s '#{pane_tty}'").strip(), os.O_RDONLY | os.O_NOCTTY | os.O_NONBLOCK)
+        try:
+            lflag = termios.tcgetattr(fd)[3]
+        finally:
+            os.close(fd)
+        return not lflag & (termios.ISIG | termios.ICANON)
+
+    def wait_raw(self, timeout, what):
+        """Waits until typewrite holds the terminal in raw mode (keys typed before then would go to
+        the shell's tty instead)."""
+        end = time.monotonic() + timeout
+        while not self.raw():
+            if time.monotonic() > end:
+                raise Timeout(what, self.capture(), timeout)
+            time.sleep(POLL)
 
     def pid(self):
         return int(self.cmd("display -p -t s '#{pane_pid}'").strip())
@@ -573,8 +541,8 @@ def screen_diff(a, b, names=("direct", "typewrite")):
             if ta == tb:
                 for j, (ca, cb) in enumerate(zip(ra, rb)):
                     if ca != cb:
-                        out.append("  column %d %r: %s / %s" % (j, ca[0], describe(ca[1] or DEFAULT_STYLE),
-                                                                describe(cb[1] or DEFAULT_STYLE)))
+                        out.append("  column %d %r: %s / %s" % (j, ca[0], describe_style(ca[1] or DEFAULT),
+                                                                describe_style(cb[1] or DEFAULT)))
                         break
             if len(out) >= 12:
                 out.append("...")
@@ -651,7 +619,7 @@ def check_latency(tw, readline):
         log = ChatLog(work.path("lat.log"))
         pane.line("./x python3 chat.py" + (" --readline" if readline else "") + " --log lat.log")
         pane.wait(lambda s: len(prompt_rows(s)) >= 1, 15, "chat.py's first prompt")
-        prompt_lat, echo_lat, mid_lat, notes = [], [], [], []
+        prompt_lat, echo_lat, mid_lat, notes, backlog = [], [], [], [], []
         for k in range(1, 7):
             q = "question %d: how do the pools keep their water?" % k
             time.sleep(0.05)
@@ -706,19 +674,30 @@ def check_latency(tw, readline):
                 written = len(shown.get("prefix", "").replace(" ", "").replace("\n", ""))
                 notes.append("%d of %d written characters shown before the key" % (on_screen, written))
 
+            last = {}
+
             def answered(s, q=q):
                 row = s.index_of(q)
-                return row >= 0 and bool(prompt_rows(s, row + 1))
+                if row >= 0 and prompt_rows(s, row + 1):
+                    return True
+                last["screen"] = s
+                return False
             s = pane.wait(answered, 30, "the prompt after answer %d" % k)
             written = log.prompt_time(k + 1)
             if written is None:
                 raise Timeout("chat.py's log of prompt %d" % (k + 1), s, 0)
             prompt_lat.append(s.t - written)
+            # How far behind the typing was just before the prompt showed (the backlog it skipped).
+            before = last.get("screen")
+            row = before.index_of(q) if before else -1
+            shown = sum(len(r.replace(" ", "").replace("@", "")) for r in before.rows[row + 1:]) if row >= 0 else 0
+            total = len(plain("".join(text for _, text in log.pieces(k))).replace(" ", "").replace("\n", ""))
+            backlog.append(total - shown)
         pane.key("C-u")  # the `@` typed during the last answer waits in the line: erase it
         pane.line("/bye")
         pane.wait(lambda s: s.last() == "$", 15, "the shell after /bye")
-        return prompt_lat, echo_lat, mid_lat, notes
-    prompt_lat, echo_lat, mid_lat, notes = with_panes(tw, [True], session)
+        return prompt_lat, echo_lat, mid_lat, notes, backlog
+    prompt_lat, echo_lat, mid_lat, notes, backlog = with_panes(tw, [True], session)
     problems = []
     if statistics.median(prompt_lat) > 0.150 or max(prompt_lat) > 0.400:
         problems.append("prompt after an answer over 150 ms median or 400 ms worst")
@@ -726,9 +705,10 @@ def check_latency(tw, readline):
         problems.append("key echo over 100 ms median or 400 ms worst")
     if max(mid_lat) > 0.300:
         problems.append("a key mid-answer showed the rest after more than 300 ms")
-    detail = "prompt after answer %s (%s); key echo %s; key mid-answer to the rest shown %s (%s; %s)" % (
-        stats(prompt_lat), "/".join(ms(x) for x in prompt_lat), stats(echo_lat), stats(mid_lat),
-        "/".join(ms(x) for x in mid_lat), ", ".join(notes))
+    detail = ("prompt after answer %s (%s; characters of the answer still to type just before: %s); "
+              "key echo %s; key mid-answer to the rest shown %s (%s; %s)") % (
+        stats(prompt_lat), "/".join(ms(x) for x in prompt_lat), "/".join(str(x) for x in backlog),
+        stats(echo_lat), stats(mid_lat), "/".join(ms(x) for x in mid_lat), ", ".join(notes))
     return verdict(problems, detail)
 
 
@@ -884,7 +864,7 @@ def check_ctrl_z(tw):
         jobs = [r for r in s.rows[mark:] if "Stopped" in r]
         mark = len(s.rows)
         pane.line("fg")
-        time.sleep(0.3)
+        pane.wait_raw(10, "typewrite to take the terminal back in raw mode after fg")
         q = "after fg, do the pools still hold?"
         pane.line(q)
         s = pane.wait(lambda s: s.index_of(q) >= 0 and bool(prompt_rows(s, s.index_of(q) + 1)), 30,
@@ -927,14 +907,14 @@ def check_bg(tw):
         pane.line("bg")
         pane.wait(lambda s: any(r.endswith("&") for r in s.rows[mark:]) and s.last() == "$", 10,
                   "bash to put the job in the background")
-        time.sleep(0.3)
+        time.sleep(0.3)  # time to do wrong: typewrite, continued, must not take the terminal
         # In the background typewrite must leave the terminal's mode and the keys to the shell.
         s, rows, modes_rc = pane.run("stty -g | cmp -s - modes.before; echo rc=$?")
         s, rows, _ = pane.run("echo still-here; echo rc=$?")
         shell_keys = "still-here" in rows
         mark = len(s.rows)
         pane.line("fg")
-        time.sleep(0.3)
+        pane.wait_raw(5, "typewrite to take the terminal back in raw mode after fg (5 s: this script's margin)")
         q = "back in the foreground?"
         pane.line(q)
         s = pane.wait(lambda s: s.index_of(q, mark) >= 0 and bool(prompt_rows(s, s.index_of(q) + 1)), 10,
@@ -1074,7 +1054,7 @@ def check_pipe_tty(tw):
 # REASON` and not counted as failures (TYPEWRITE_EXEC_STRICT=1 counts them). A known check that
 # passes says so, to be taken off this list.
 KNOWN = {
-    "bg": "after `bg`, bash's `fg` sends no SIGCONT to the running job, and typewrite never takes the "
+    "bg": "after `bg`, bash's `fg` sends no SIGCONT to a running job, and typewrite never takes the "
           "terminal back: no raw mode, keys unread, the chat gets nothing",
 }
 
