@@ -203,16 +203,20 @@ class Pane:
         r = self.tmux("new-session", "-d", "-s", "s", "-x", str(cols), "-y", str(rows), "-c", work, shell)
         if r.returncode != 0:
             raise Harness("tmux new-session: " + r.stderr.strip())
-        Pane.live.append(self)
         self._buffer = b""
+        self.socket = None
+        self.ctl = None
+        Pane.live.append(self)  # closed by the caller, or by main after each check
         self.ctl = subprocess.Popen(["tmux", "-L", self.sock, "-f", "/dev/null", "-C",
                                      "attach", "-f", "no-output", "-t", "s"],
                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=self.env)
+        # Output notifications are off from the attach on (`refresh-client -f no-output` sent
+        # afterwards sometimes never answers in tmux 3.3a); the first command waits until the
+        # client has reported its session.
         self._block()  # the attach's own reply
-        # (`refresh-client -f no-output` sent now sometimes never answers in tmux 3.3a: the flag
-        # goes on the attach instead.)
         while not self._readline().startswith(b"%session-changed"):
             pass
+        self.socket = self.cmd("display -p '#{socket_path}'").strip()
         self.wait(lambda s: s.last() == "$", 15, "the shell's first prompt", full=False)
 
     def tmux(self, *args):
@@ -343,15 +347,19 @@ class Pane:
         return int(self.cmd("display -p -t s '#{pane_pid}'").strip())
 
     def close(self):
-        try:
-            self.ctl.stdin.close()
-        except OSError:
-            pass
+        if self.ctl:
+            try:
+                self.ctl.stdin.close()
+            except OSError:
+                pass
         self.tmux("kill-server")
-        try:
-            self.ctl.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self.ctl.kill()
+        if self.ctl:
+            try:
+                self.ctl.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.ctl.kill()
+        if self.socket and os.path.exists(self.socket):
+            os.unlink(self.socket)  # tmux 3.3a leaves it behind
         if self in Pane.live:
             Pane.live.remove(self)
 
@@ -1089,6 +1097,7 @@ def main():
     if shutil.which("tmux") is None:
         print("exec-check: tmux is needed", file=sys.stderr)
         return 2
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # the panes close on the way out
     passed = failed = todo = 0
     started = time.monotonic()
     for name, fn in CHECKS:
