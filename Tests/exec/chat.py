@@ -12,8 +12,8 @@ end of file with status 0 too.
 With --log FILE, each prompt and each piece of an answer is recorded as one line when it is
 written: `prompt T` (just before input() writes the prompt), `piece T JSON` (just after the piece
 was flushed; JSON is its text) and `answer T` (before the first piece), where T is
-CLOCK_MONOTONIC in seconds (time.monotonic()), the clock the checks read the screen on, so
-latencies can be measured from the child's write to the screen.
+CLOCK_MONOTONIC in seconds (time.monotonic()), the clock Tests/exec-check.py reads the screen on,
+so latencies are measured from the child's write to the screen.
 """
 import argparse
 import json
@@ -33,6 +33,8 @@ log = open(args.log, "a", buffering=1) if args.log else None
 def note(kind, extra=""):
     if log:
         log.write(f"{kind} {time.monotonic():.6f}{extra}\n")
+
+
 if args.readline:
     import readline  # noqa: F401  (input() uses it once imported)
 
