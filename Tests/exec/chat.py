@@ -1,15 +1,22 @@
 #!/usr/bin/env python3
 """A small chat REPL for the --exec checks: a prompt, a typed question, a streamed answer.
 
-    chat.py [--readline] [--delay SECONDS] [--chunk-gap SECONDS]
+    chat.py [--readline] [--delay SECONDS] [--chunk-gap SECONDS] [--log FILE]
 
 With --readline, input() edits the line through GNU readline (non-canonical mode while it
 waits, as llm chat, aichat and python3 -i do); without, the tty's canonical mode reads whole
 lines (as a plain input() loop does). The answer (about 600 characters, with a code block) is
 written a few words at a time, as a model streams; /bye ends the session with status 0, and an
 end of file with status 0 too.
+
+With --log FILE, each prompt and each piece of an answer is recorded as one line when it is
+written: `prompt T` (just before input() writes the prompt), `piece T JSON` (just after the piece
+was flushed; JSON is its text) and `answer T` (before the first piece), where T is
+CLOCK_MONOTONIC in seconds (time.monotonic()), the clock Tests/exec-check.py reads the screen on,
+so latencies are measured from the child's write to the screen.
 """
 import argparse
+import json
 import sys
 import time
 
@@ -18,7 +25,16 @@ parser.add_argument("--readline", action="store_true")
 parser.add_argument("--delay", type=float, default=0.4, help="before the answer's first words")
 parser.add_argument("--chunk-gap", type=float, default=0.05, help="between two pieces of the answer")
 parser.add_argument("--prompt", default="\x1b[1;32myou>\x1b[0m ")
+parser.add_argument("--log", help="record when each prompt and piece was written (CLOCK_MONOTONIC)")
 args = parser.parse_args()
+log = open(args.log, "a", buffering=1) if args.log else None
+
+
+def note(kind, extra=""):
+    if log:
+        log.write(f"{kind} {time.monotonic():.6f}{extra}\n")
+
+
 if args.readline:
     import readline  # noqa: F401  (input() uses it once imported)
 
@@ -32,7 +48,9 @@ ANSWER = (
     "    return 12.0 + sun_hours * 3.5 / max(depth_cm, 1)\n"
     "```\n\n"
     "Anemones close up, mussels clamp shut, and crabs wait in crevices. "
-    "When the tide returns, everything opens again and feeding resumes within minutes.\n"
+    "Limpets grip the rock so tightly that they lose almost no water, and barnacles close their "
+    "plates like tiny doors. When the tide returns, everything opens again and feeding resumes "
+    "within minutes.\n"
 )
 
 def stream(text):
@@ -42,6 +60,7 @@ def stream(text):
         piece = " ".join(words[i:i + 3]) + (" " if i + 3 < len(words) else "")
         sys.stdout.write(piece)
         sys.stdout.flush()
+        note("piece", " " + json.dumps(piece))
         time.sleep(args.chunk_gap)
         i += 3
 
@@ -49,6 +68,7 @@ print("Tide-pool chat. Type a question, /bye to leave.")
 n = 0
 while True:
     try:
+        note("prompt")
         line = input(args.prompt)
     except EOFError:
         print()
@@ -60,5 +80,6 @@ while True:
         continue
     n += 1
     time.sleep(args.delay)
+    note("answer")
     stream(ANSWER if n % 2 else ANSWER.replace("Tide pools", "Rock pools"))
 sys.exit(0)
