@@ -1061,10 +1061,7 @@ def check_pipe_tty(tw):
 # Checks that fail because of typewrite, known and reported: listed as `not ok - NAME: ... # TODO
 # REASON` and not counted as failures (TYPEWRITE_EXEC_STRICT=1 counts them). A known check that
 # passes says so, to be taken off this list.
-KNOWN = {
-    "bg": "after `bg`, bash's `fg` sends no SIGCONT to a running job, and typewrite never takes the "
-          "terminal back: no raw mode, keys unread, the chat gets nothing",
-}
+KNOWN = {}
 
 CHECKS = [
     ("screen-readline", lambda tw: check_screen(tw, "readline")),
