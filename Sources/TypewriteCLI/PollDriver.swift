@@ -333,6 +333,9 @@ package struct PollDriver {
         }
         let room = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<min(limit, buffer.count)])
         var count = 0
+        // When the bytes arrived: `now` was read before a plain-mode read(2) that may have waited
+        // for them (a line's --timestamps prefix is the time its first byte arrived).
+        var arrival = now
         do throws(SystemError) {
             if endSeen {
                 endSeen = false
@@ -347,6 +350,7 @@ package struct PollDriver {
                     return nil
                 }
                 count = n
+                arrival = max(now, System.monotonicNow())
             }
         } catch {
             session.report(.unreadableInput(name: input.name, error), into: &out)
@@ -363,7 +367,7 @@ package struct PollDriver {
             writeCopy(bytes)
             do { try System.writeAll(setup.output, bytes) } catch { return Self.outcome(of: error) }
         } else {
-            session.receive(bytes, at: now, into: &out)
+            session.receive(bytes, at: arrival, into: &out)
         }
         if session.inputEnded { current = nil }  // the stream reported an error: read no further
         return nil

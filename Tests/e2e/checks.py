@@ -158,6 +158,35 @@ def check_stdout_nonblocking(tw, args):
     return None
 
 
+def check_timestamps_arrival(tw, stdout, args):
+    """--timestamps when not animating: a line 2 s after the one before is stamped with its own
+    arrival, not with the time the one before ended (the read that waits for it comes first)."""
+    r = Run([tw, "--timestamps=%.s"] + args, stdout=stdout, env=base_env()).start()
+    sent = []
+
+    def feed():
+        for k, line in enumerate([b"one\n", b"two\n", b"three\n"]):
+            if k:
+                time.sleep(2.0)
+            sent.append(time.time())
+            r.send(line)
+        r.close_stdin()
+
+    feeder = threading.Thread(target=feed, daemon=True)
+    feeder.start()
+    finish(r, 20)
+    feeder.join(5)
+    if r.status != 0:
+        return "status %s" % r.status
+    stamps = re.findall(rb"(\d+\.\d{6}) (one|two|three)\r?\n", bytes(r.output))
+    if [w for _, w in stamps] != [b"one", b"two", b"three"] or len(sent) != 3:
+        return "output %r" % bytes(r.output[:200])
+    offsets = [float(s) - t for (s, _), t in zip(stamps, sent)]
+    if max(abs(x) for x in offsets) > 1.0:
+        return "stamp minus time sent %s s (bound 1 s)" % [round(x, 3) for x in offsets]
+    return None
+
+
 # ------------------------------------------------------------------------------------------------
 # plain mode in a pty
 
@@ -696,6 +725,9 @@ def all_checks(tw):
     add("stdout non-blocking, slow reader, plain: nothing lost", check_stdout_nonblocking, [])
     add("stdout non-blocking, slow reader, animated --color=never: nothing lost", check_stdout_nonblocking,
         ["--animate=always", "--color=never", "--cps", "100000000", "--max-lag", "0.15"])
+    add("--timestamps to a pipe: each line stamped within 1 s of its arrival", check_timestamps_arrival, "pipe", [])
+    add("--timestamps --reduce-motion in a pty: each line stamped within 1 s of its arrival",
+        check_timestamps_arrival, "pty", ["--reduce-motion"])
     add("--reduce-motion in a pty: input bytes exactly, no ESC", check_plain_pty, ["--reduce-motion"], {})
     add("REDUCED_MOTION=1 in a pty: input bytes exactly, no ESC", check_plain_pty, [], {"REDUCED_MOTION": "1"})
     add("REDUCED_MOTION=0 in a pty: animates", check_reduced_motion_0)
