@@ -59,6 +59,10 @@ public enum Runner {
         }
         var sessionSettings = SessionSettings(settings, capabilities: capabilities, terminal: geometry, outputIsTerminal: outputIsTerminal,
                                               timestampFormat: options.timestampFormat, collapse: collapse)
+        if outputIsTerminal {
+            // A decoded answer that stops mid-line ends its line, so the prompt starts on its own.
+            sessionSettings.decodedLineEnd = geometry.newlineReturnsCarriage ? [0x0A] : [0x0D, 0x0A]
+        }
         let files = options.files.isEmpty ? ["-"] : options.files
         let readsStandardInput = !options.demo && files.contains("-")
         var setup = PollDriver.Setup(inputs: options.demo ? [.demo(DemoScript())] : files.map { .file($0) })

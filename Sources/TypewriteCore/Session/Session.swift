@@ -33,6 +33,10 @@ package struct Session {
     private var markdown: When = .never
     /// Whether the output's `copy` gets what a pipe would receive (`--tee`).
     private var copiesText = false
+    /// `SessionSettings.decodedLineEnd`: written at the end of a decoded answer not ending in LF.
+    private var decodedLineEnd: [UInt8]?
+    /// The last byte of decoded text shown so far (nil: none yet, or the input is raw).
+    private var lastDecodedByte: UInt8?
 
     /// - Parameter settings: the mode and stages, decided once.
     package init(settings: SessionSettings) {
@@ -46,6 +50,7 @@ package struct Session {
         self.init(mode: settings.mode, pipeline: pipeline, collapse: settings.collapse, budget: settings.memoryBudget)
         markdown = settings.markdown
         copiesText = settings.copiesText
+        decodedLineEnd = settings.decodedLineEnd
         if markdown == .always { writer?.startMarkdown() }
     }
 
@@ -145,6 +150,7 @@ package struct Session {
         if copiesText {
             if let text { out.copy += text } else { out.copy.append(contentsOf: bytes) }
         }
+        if let last = text?.last, decoded || pipeline.decodesModelStream { lastDecodedByte = last }
         if markdown == .auto, writer != nil, decoded || pipeline.decodesModelStream {
             writer?.startMarkdown()
             markdown = .always
@@ -171,10 +177,14 @@ package struct Session {
     package mutating func endOfInput(at time: Seconds, into out: inout SessionOutput) {
         guard !inputEnded else { return }
         lastTime = max(lastTime, time)
-        let rest = pipeline.finish(at: time)
+        var rest = pipeline.finish(at: time)
         if copiesText { out.copy += rest }
         takePipelineErrors(into: &out)
         inputEnded = true
+        if let last = rest.last, pipeline.decodesModelStream { lastDecodedByte = last }
+        if let lineEnd = decodedLineEnd, let last = lastDecodedByte, last != 0x0A {
+            rest += lineEnd  // after the copy: --tee keeps the exact text
+        }
         if writer != nil {
             writerReceiveDocuments(rest, at: time)
             writer?.endInput(at: time)
