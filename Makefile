@@ -1,7 +1,7 @@
 # typewrite: build, test, install and uninstall.
 #
 #   make                          build the release binary (swift build -c release)
-#   make test                     run the tests (swift test)
+#   make test                     run the tests quietly (swift test --disable-xctest --quiet)
 #   make install                  install under PREFIX (default /usr/local); builds first if there
 #                                 is no release binary yet, so `make && sudo make install` needs
 #                                 no Swift toolchain on root's PATH
@@ -44,7 +44,7 @@ $(RELEASE_BIN):
 	$(SWIFT) build -c release
 
 test:
-	$(SWIFT) test
+	$(SWIFT) test --disable-xctest --quiet
 
 install: $(RELEASE_BIN)
 	@# The folders missing now, each ancestor up to the first that exists, deepest last.
