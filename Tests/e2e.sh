@@ -224,6 +224,47 @@ if selected "$name"; then
 fi
 
 # ---------------------------------------------------------------------------------------------
+# make install / uninstall into a prefix that does not exist yet
+name="make install PREFIX=new: stripped binary, man page, completions; uninstall leaves nothing"
+if selected "$name"; then
+  if ! command -v make > /dev/null || ! command -v strip > /dev/null; then
+    skip "$name" "make or strip is missing"
+  else
+    prefix=$WORK/prefix/usr
+    if ! make -s -C "$HERE/.." install PREFIX="$prefix" RELEASE_BIN="$TW" > "$WORK/make.log" 2>&1; then
+      notok "$name" "make install failed: $(tail -c 300 "$WORK/make.log")"
+    else
+      missing=""
+      for f in bin/typewrite share/man/man1/typewrite.1 share/bash-completion/completions/typewrite \
+               share/zsh/site-functions/_typewrite share/fish/vendor_completions.d/typewrite.fish; do
+        [ -s "$prefix/$f" ] || missing="$missing $f"
+      done
+      # Sections of the installed ELF binary that stripping removes (debugging information, symbols).
+      unstripped=$(python3 - "$prefix/bin/typewrite" <<'EOF'
+import struct, sys
+data = open(sys.argv[1], "rb").read()
+if data[:4] != b"\x7fELF" or data[4] != 2:
+    sys.exit(0)  # not a 64-bit ELF file (macOS): nothing to say
+shoff, = struct.unpack_from("<Q", data, 0x28)
+shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3A)
+header = lambda i: struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * shentsize)
+names = data[header(shstrndx)[4]:]
+found = [names[header(i)[0]:names.index(b"\0", header(i)[0])].decode() for i in range(shnum)]
+print(" ".join(s for s in found if s.startswith(".debug") or s == ".symtab"))
+EOF
+)
+      version=$("$prefix/bin/typewrite" --version 2>&1)
+      make -s -C "$HERE/.." uninstall PREFIX="$prefix" RELEASE_BIN="$TW" >> "$WORK/make.log" 2>&1
+      if [ -n "$missing" ]; then notok "$name" "not installed:$missing"
+      elif [ -n "$unstripped" ]; then notok "$name" "installed binary not stripped: $unstripped"
+      elif [ "$version" != "$("$TW" --version)" ]; then notok "$name" "installed binary says '$version'"
+      elif [ -e "$WORK/prefix" ]; then notok "$name" "left after uninstall: $(find "$WORK/prefix" | tr '\n' ' ')"
+      else ok "$name"; fi
+    fi
+  fi
+fi
+
+# ---------------------------------------------------------------------------------------------
 # pty, signals, timing, flags, memory
 while IFS= read -r line; do
   case "$line" in

@@ -375,6 +375,9 @@ package struct PollDriver {
         }
         let room = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<min(limit, buffer.count)])
         var count = 0
+        // When the bytes arrived: `now` was read before a plain-mode read(2) that may have waited
+        // for them (a line's --timestamps prefix is the time its first byte arrived).
+        var arrival = now
         do throws(SystemError) {
             if endSeen {
                 endSeen = false
@@ -389,6 +392,7 @@ package struct PollDriver {
                     return nil
                 }
                 count = n
+                arrival = max(now, System.monotonicNow())
             }
         } catch {
             // A pty's master reads EIO once every program on it has closed it: its end.
@@ -406,7 +410,7 @@ package struct PollDriver {
             writeCopy(bytes)
             do { try System.writeAll(setup.output, bytes) } catch { return Self.outcome(of: error) }
         } else {
-            session.receive(bytes, at: now, into: &out)
+            session.receive(bytes, at: arrival, into: &out)
         }
         if exec?.output(bytes, at: now) == true { session.settleNow(at: now, into: &out) }  // a key's echo
         if exec != nil { lastPieceSize = count }

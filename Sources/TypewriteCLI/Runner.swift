@@ -76,6 +76,10 @@ public enum Runner {
         if let seconds = options.notifyAfter, outputIsTerminal, (environment["TERM"] ?? "") != "dumb" {
             sessionSettings.notifier = AnswerNotifier(threshold: seconds, kind: DesktopNotification(environment: environment))
         }
+        if outputIsTerminal {
+            // A decoded answer that stops mid-line ends its line, so the prompt starts on its own.
+            sessionSettings.decodedLineEnd = geometry.newlineReturnsCarriage ? [0x0A] : [0x0D, 0x0A]
+        }
         let files = options.files.isEmpty ? ["-"] : options.files
         let readsStandardInput = !options.demo && exec == nil && files.contains("-")
         var setup = PollDriver.Setup(inputs: options.demo ? [.demo(DemoScript())] : files.map { .file($0) })

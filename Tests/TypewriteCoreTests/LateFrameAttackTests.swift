@@ -74,9 +74,12 @@ extension LateFrameBreakTests {
         var g = SplitMix64(seed: 12)
         var counts: [String: Int] = [:]
         var shown: [String: Int] = [:]
+        // The first cases of each kind, with their differences from cat's screen, only when asked
+        // (LATE_FRAME_ATTACK_LIST): in a plain `swift test` they read like failures, and are none.
+        let lists = ProcessInfo.processInfo.environment["LATE_FRAME_ATTACK_LIST"] != nil
         func note(_ kind: String, _ detail: @autoclosure () -> String) {
             counts[kind, default: 0] += 1
-            if shown[kind, default: 0] < 4 { print("[\(kind)] \(detail())"); shown[kind, default: 0] += 1 }
+            if lists && shown[kind, default: 0] < 4 { print("[\(kind)] \(detail())"); shown[kind, default: 0] += 1 }
         }
         let total = Int(ProcessInfo.processInfo.environment["LATE_FRAME_ATTACK_CASES"] ?? "") ?? 150
         for index in 0..<total {
@@ -98,7 +101,7 @@ extension LateFrameBreakTests {
                 note("late: not cat", late.joined(separator: "\n"))
                 let narrow = c.widths.min()! < 13 ? "narrow" : "wide"
                 counts["late: not cat, \(c.widths.count) resize(s), \(narrow)\(backspaces ? "" : ", no BS")", default: 0] += 1
-                if ProcessInfo.processInfo.environment["LATE_FRAME_ATTACK_LIST"] != nil { print("[late\(backspaces ? "" : " no BS")] \(c)") }
+                if lists { print("[late\(backspaces ? "" : " no BS")] \(c)") }
             }
             counts["cases", default: 0] += 1
             // tmux named: the text at once, one resize.
@@ -164,8 +167,9 @@ extension LateFrameBreakTests {
         // 80-cell line's end; kitty keeps them in the line, so at 40 columns the line takes three
         // rows, not two, and every row below moves down (`klmnostklm` / `nopqrst`). The mend
         // trusts only stories that end on the line's last row (the rows below are counted so).
-        withKnownIssue("a story that ends on another row than the line's last moves the rows below: not mended") {
-            Self.expectCat(Case(chunks: [(0, Self.marginLines)], from: 80, widths: [25, 140, 40], at: 1.07, inFlight: 1))
-        }
+        // A known limit, so the screen still differs from cat's: checked without printing the
+        // difference (it would read like a failure); once mended, this fails — make it expectCat.
+        let differences = Self.failures(Case(chunks: [(0, Self.marginLines)], from: 80, widths: [25, 140, 40], at: 1.07, inFlight: 1))
+        #expect(!differences.isEmpty, "a story that ends on another row than the line's last is mended now: use expectCat here")
     }
 }

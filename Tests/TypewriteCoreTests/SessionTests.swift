@@ -302,6 +302,41 @@ struct PollDriverTests {
         close(output[0]); close(first); close(second)
     }
 
+    @Test("on a terminal a decoded answer without a final LF ends its line; the copy and raw text stay exact",
+          arguments: [(StreamFormat.sse, true), (.raw, true), (.sse, false)])
+    func decodedAnswerEndsItsLine(format: StreamFormat, animated: Bool) {
+        let wire = format == .raw ? "no final newline"
+            : "data: {\"choices\":[{\"delta\":{\"content\":\"See the docs.\"}}]}\n\ndata: [DONE]\n\n"
+        let text = format == .raw ? "no final newline" : "See the docs."
+        var configuration = FadeConfiguration()
+        configuration.columns = 80
+        var settings = SessionSettings(mode: animated ? .animated(configuration) : .plain, format: format)
+        settings.copiesText = true
+        settings.decodedLineEnd = [0x0A]
+        var h = SessionHarness(settings)
+        h.receive(wire)
+        h.endOfInput()
+        h.settle()
+        #expect(h.copy == Array(text.utf8))  // --tee: the exact text
+        if animated {
+            #expect(h.terminal.cursorColumn == (format == .raw ? text.count : 0))
+        } else {
+            #expect(h.output == Array(text.utf8) + (format == .raw ? [] : [0x0A]))
+        }
+        guard format != .raw else { return }
+        // An answer that ends its line gets nothing more.
+        var ended = SessionHarness(settings)
+        ended.receive(wire.replacingOccurrences(of: "docs.", with: "docs.\\n"))
+        ended.endOfInput()
+        ended.settle()
+        #expect(ended.copy == Array((text + "\n").utf8))
+        if animated {
+            #expect(ended.terminal.cursorColumn == 0 && ended.terminal.cursorRow == 1)
+        } else {
+            #expect(ended.output == ended.copy)
+        }
+    }
+
     @Test("--tee: the copy is what a pipe would get, as it arrives, whatever the terminal shows",
           arguments: [StreamFormat.raw, .sse])
     func teeCopiesWhatAPipeGets(format: StreamFormat) {

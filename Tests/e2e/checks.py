@@ -158,6 +158,66 @@ def check_stdout_nonblocking(tw, args):
     return None
 
 
+def check_timestamps_arrival(tw, stdout, args):
+    """--timestamps when not animating: a line 2 s after the one before is stamped with its own
+    arrival, not with the time the one before ended (the read that waits for it comes first)."""
+    r = Run([tw, "--timestamps=%.s"] + args, stdout=stdout, env=base_env()).start()
+    sent = []
+
+    def feed():
+        for k, line in enumerate([b"one\n", b"two\n", b"three\n"]):
+            if k:
+                time.sleep(2.0)
+            sent.append(time.time())
+            r.send(line)
+        r.close_stdin()
+
+    feeder = threading.Thread(target=feed, daemon=True)
+    feeder.start()
+    finish(r, 20)
+    feeder.join(5)
+    if r.status != 0:
+        return "status %s" % r.status
+    stamps = re.findall(rb"(\d+\.\d{6}) (one|two|three)\r?\n", bytes(r.output))
+    if [w for _, w in stamps] != [b"one", b"two", b"three"] or len(sent) != 3:
+        return "output %r" % bytes(r.output[:200])
+    offsets = [float(s) - t for (s, _), t in zip(stamps, sent)]
+    if max(abs(x) for x in offsets) > 1.0:
+        return "stamp minus time sent %s s (bound 1 s)" % [round(x, 3) for x in offsets]
+    return None
+
+
+SSE_NO_NEWLINE = (b'data: {"choices":[{"delta":{"content":"See [the docs]"}}]}\n\n'
+                  b'data: {"choices":[{"delta":{"content":"(https://example.com/docs)."}}]}\n\ndata: [DONE]\n\n')
+ANSWER_NO_NEWLINE = b"See [the docs](https://example.com/docs)."
+
+
+def check_decoded_line_end(tw, stdout, args, data, want_column):
+    """Where the cursor is left after an input without a final newline: a decoded answer ends its
+    line on a terminal (column 0, the prompt on a line of its own); raw text stays as cat leaves
+    it. Through a pipe and in --tee the bytes are the answer's exact text."""
+    with tempfile.TemporaryDirectory() as d:
+        tee = os.path.join(d, "tee")
+        r = Run([tw, "--tee", tee] + args, stdout=stdout, env=base_env()).start()
+        r.feed_schedule([(0, data)])
+        finish(r, 15)
+        copy = open(tee, "rb").read()
+    want = ANSWER_NO_NEWLINE if "--format" in " ".join(args) else data
+    if r.status != 0:
+        return "status %s" % r.status
+    if copy != want:
+        return "--tee copy %r, want the exact text %r" % (copy[:120], want)
+    if stdout == "pipe":
+        return None if bytes(r.output) == want else "pipe got %r, want the exact text" % bytes(r.output[:120])
+    s = Screen()
+    s.feed(r.output)
+    if plain_text_of(bytes(want)).rstrip(b"\n") not in s.text():
+        return "screen %r lacks the text" % s.text()[:120]
+    if s.col != want_column:
+        return "cursor at column %d at exit, want %d" % (s.col, want_column)
+    return None
+
+
 # ------------------------------------------------------------------------------------------------
 # plain mode in a pty
 
@@ -696,6 +756,17 @@ def all_checks(tw):
     add("stdout non-blocking, slow reader, plain: nothing lost", check_stdout_nonblocking, [])
     add("stdout non-blocking, slow reader, animated --color=never: nothing lost", check_stdout_nonblocking,
         ["--animate=always", "--color=never", "--cps", "100000000", "--max-lag", "0.15"])
+    add("--timestamps to a pipe: each line stamped within 1 s of its arrival", check_timestamps_arrival, "pipe", [])
+    add("--timestamps --reduce-motion in a pty: each line stamped within 1 s of its arrival",
+        check_timestamps_arrival, "pty", ["--reduce-motion"])
+    add("--format sse in a pty, answer without final newline: cursor at column 0 at exit, --tee exact",
+        check_decoded_line_end, "pty", ["--format", "sse"], SSE_NO_NEWLINE, 0)
+    add("--format auto --reduce-motion in a pty, answer without final newline: cursor at column 0",
+        check_decoded_line_end, "pty", ["--format", "auto", "--reduce-motion"], SSE_NO_NEWLINE, 0)
+    add("--format sse to a pipe, answer without final newline: the exact text, --tee too",
+        check_decoded_line_end, "pipe", ["--format", "sse"], SSE_NO_NEWLINE, None)
+    add("raw text without final newline in a pty: the cursor stays after it, as cat leaves it",
+        check_decoded_line_end, "pty", [], ANSWER_NO_NEWLINE, len(ANSWER_NO_NEWLINE))
     add("--reduce-motion in a pty: input bytes exactly, no ESC", check_plain_pty, ["--reduce-motion"], {})
     add("REDUCED_MOTION=1 in a pty: input bytes exactly, no ESC", check_plain_pty, [], {"REDUCED_MOTION": "1"})
     add("REDUCED_MOTION=0 in a pty: animates", check_reduced_motion_0)

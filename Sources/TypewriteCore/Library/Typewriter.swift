@@ -319,6 +319,11 @@ public final class Typewriter: @unchecked Sendable {
     /// after it, where `cat` would have shown it (`docs/terminals.md#the-ttys-echo`). The terminal
     /// is left in the input's own colours, as `cat` leaves it. Call it from the host's signal
     /// handling for a key, then exit; for a signal from elsewhere (`kill`), `cancel()`.
+    ///
+    /// From a `DispatchSource` signal source on a global queue, in Swift 6 top-level code, make
+    /// the handler `@Sendable` (`setEventHandler { @Sendable in … }`): a closure written there is
+    /// otherwise isolated to the main actor, and the runtime traps (SIGILL) when Dispatch runs it
+    /// on another queue. The README's "Use it from Swift" has the whole program.
     public func cancel(forKey signal: Int32) {
         cancel(echo: output.keyEcho(for: signal), resetting: false)
     }

@@ -35,6 +35,10 @@ package struct Session {
     private var copiesText = false
     /// `--notify`: the answer's first line and when it began.
     private var notifier: AnswerNotifier?
+    /// `SessionSettings.decodedLineEnd`: written at the end of a decoded answer not ending in LF.
+    private var decodedLineEnd: [UInt8]?
+    /// The last byte of decoded text shown so far (nil: none yet, or the input is raw).
+    private var lastDecodedByte: UInt8?
 
     /// - Parameter settings: the mode and stages, decided once.
     package init(settings: SessionSettings) {
@@ -49,6 +53,7 @@ package struct Session {
         markdown = settings.markdown
         copiesText = settings.copiesText
         notifier = settings.notifier
+        decodedLineEnd = settings.decodedLineEnd
         if markdown == .always { writer?.startMarkdown() }
     }
 
@@ -151,6 +156,7 @@ package struct Session {
         if notifier != nil {
             if let text { notifier?.text(text, at: time) } else { notifier?.text(bytes, at: time) }
         }
+        if let last = text?.last, decoded || pipeline.decodesModelStream { lastDecodedByte = last }
         if markdown == .auto, writer != nil, decoded || pipeline.decodesModelStream {
             writer?.startMarkdown()
             markdown = .always
@@ -177,10 +183,14 @@ package struct Session {
     package mutating func endOfInput(at time: Seconds, into out: inout SessionOutput) {
         guard !inputEnded else { return }
         lastTime = max(lastTime, time)
-        let rest = pipeline.finish(at: time)
+        var rest = pipeline.finish(at: time)
         if copiesText { out.copy += rest }
         takePipelineErrors(into: &out)
         inputEnded = true
+        if let last = rest.last, pipeline.decodesModelStream { lastDecodedByte = last }
+        if let lineEnd = decodedLineEnd, let last = lastDecodedByte, last != 0x0A {
+            rest += lineEnd  // after the copy: --tee keeps the exact text
+        }
         if writer != nil {
             writerReceiveDocuments(rest, at: time)
             writer?.endInput(at: time)

@@ -60,6 +60,11 @@ package struct SessionSettings: Sendable {
     /// `--notify`: when a long answer is complete, the terminal is asked to tell the desktop (on a
     /// terminal only); nil for never.
     package var notifier: AnswerNotifier?
+    /// The bytes that end a decoded answer's last line when the answer does not end with LF
+    /// (LF, or CR LF on a tty that does not translate LF), so the shell's prompt starts on a line
+    /// of its own; nil writes the exact text (not a terminal, or a library host). Not copied to
+    /// `SessionOutput.copy`; raw input never gets it (it stays as cat leaves it).
+    package var decodedLineEnd: [UInt8]?
 
     package init(mode: Mode, format: StreamFormat = .raw, thinking: ThinkingDisplay = .hide, suggestsFormat: Bool = false,
                 timestampFormat: String? = nil, collapse: Collapse? = nil) {
