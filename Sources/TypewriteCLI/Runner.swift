@@ -97,6 +97,12 @@ public enum Runner {
                 setup.tee = (try System.createFile(path), path)
             } catch {
                 System.printError("typewrite: \(path): \(error)")
+                // The command already runs on its pty and the terminal is raw: both undone.
+                if var exec {
+                    exec.leaveRawMode()
+                    exec.child.hangUp()
+                    _ = exec.child.finish()
+                }
                 return .exit(2)
             }
             sessionSettings.copiesText = true
