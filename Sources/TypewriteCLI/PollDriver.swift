@@ -175,6 +175,11 @@ package struct PollDriver {
                 // Brought to the foreground by `fg` while running: the shell sends no signal then.
                 queuesCheckDue = now + Self.foregroundCheckInterval
                 keepQueues(session)
+                // `--exec` after `bg` and `fg`: the keys' terminal is raw again and the pty follows
+                // its size, or no key would reach the command.
+                if exec?.keysAreTerminal == true, exec?.holdsRawMode == false, exec?.enterRawMode() == true {
+                    exec?.followWindowSize()
+                }
             }
             if !held.isEmpty {
                 held.append(out)
