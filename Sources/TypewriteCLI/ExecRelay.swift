@@ -36,6 +36,8 @@ struct ExecRelay {
     private var endOfFileOwed = false
     /// When the command last wrote, in seconds.
     private(set) var lastOutputAt: Seconds?
+    /// When an end-of-file character is owed to a quiet command that shows no prompt.
+    private var quietEnd = QuietEndOfFile()
 
     init(child: ExecChild, keys: Int32, keysAreTerminal: Bool, terminal: Int32?, at time: Seconds) {
         self.child = child
@@ -56,6 +58,19 @@ struct ExecRelay {
         guard System.isForegroundProcessGroup(keys) else { return false }
         userMode = try? System.enterRawMode(keys)
         return userMode != nil
+    }
+
+    /// After SIGCONT. A stop typewrite did not see (SIGSTOP from `kill`) gave the terminal back to
+    /// the shell, which set its own mode: in the background that mode is the shell's (its line
+    /// editor's) and typewrite neither reads nor restores it (either would stop typewrite with
+    /// SIGTTIN or SIGTTOU); brought forward, the shell has put the user's mode back (canonical
+    /// again), which is saved anew as raw mode is taken. - Returns: whether the mode is
+    /// typewrite's now.
+    @discardableResult
+    mutating func reclaimRawMode() -> Bool {
+        if userMode != nil, let keys,
+           !System.isForegroundProcessGroup(keys) || System.isCanonical(keys) == true { userMode = nil }
+        return enterRawMode()
     }
 
     /// Puts the user's mode back (on every way out, and before a stop).
@@ -103,6 +118,7 @@ struct ExecRelay {
             keys = nil
             if keysAreTerminal { leaveRawMode(); return .terminalGone }
             inputEnded = true
+            quietEnd.inputEnded(at: time)
             return .other
         }
     }
@@ -134,6 +150,7 @@ struct ExecRelay {
         guard !bytes.isEmpty else { return false }
         lastOutputAt = time
         keyWait.output(bytes, at: time)
+        quietEnd.output(at: time)
         endOfFileOwed = false
         return keyWait.isEcho(at: time)
     }
@@ -143,6 +160,7 @@ struct ExecRelay {
         var times: [Seconds] = []
         if let t = keyWait.deadline { times.append(t) }
         if child.exitStatus != nil { times.append((lastOutputAt ?? startedAt) + Self.drainQuiet) }
+        if !keysAreTerminal, child.exitStatus == nil, let t = quietEnd.deadline { times.append(t) }
         return times.min()
     }
 
@@ -163,6 +181,9 @@ struct ExecRelay {
         if keyWait.check(at: time, canonical: System.isCanonical(child.master)) {
             result.waits = true
             if inputEnded && !keysAreTerminal { endOfFileOwed = true }
+        }
+        if !keysAreTerminal, child.exitStatus == nil, quietEnd.check(at: time) {
+            endOfFileOwed = true  // no prompt, yet quiet: `echo hi | typewrite --exec cat`
         }
         if endOfFileOwed && toChild.isEmpty && child.unreadInput == 0 {
             // The command has read everything before it and waits: the end now reaches it as an

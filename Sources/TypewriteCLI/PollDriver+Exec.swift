@@ -124,7 +124,7 @@ extension PollDriver {
     /// (not after `bg`), the pty at the terminal's size, and the command continued.
     mutating func resumeExec() {
         guard exec != nil else { return }
-        exec?.enterRawMode()
+        exec?.reclaimRawMode()
         exec?.followWindowSize()
         if exec?.child.stopped == true { exec?.child.resume() }
     }

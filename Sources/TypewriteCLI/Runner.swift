@@ -100,6 +100,13 @@ public enum Runner {
             do {
                 setup.tee = (try System.createFile(path), path)
             } catch {
+                // The command already runs on its pty and the terminal is raw: both undone first,
+                // so the message starts a line of its own.
+                if var exec {
+                    exec.leaveRawMode()
+                    exec.child.hangUp()
+                    _ = exec.child.finish()
+                }
                 System.printError("typewrite: \(path): \(error)")
                 return .exit(2)
             }

@@ -95,6 +95,31 @@ struct ExecTests {
         #expect(!wait.isEcho(at: 5 + 2 * KeyWait.echoWindow))
     }
 
+    @Test("a quiet command whose input ended is owed end-of-file characters, further apart each time")
+    func quietEndOfFile() {
+        var quiet = QuietEndOfFile()
+        #expect(quiet.deadline == nil)  // the input has not ended
+        quiet.inputEnded(at: 1)
+        #expect(quiet.deadline == 1 + QuietEndOfFile.gap)
+        let early = quiet.check(at: 1.1)
+        let first = quiet.check(at: 1 + QuietEndOfFile.gap)
+        #expect(!early && first)
+        // Still quiet (`wc` with a partial last line took the first as that line's end).
+        #expect(quiet.deadline == 1 + 3 * QuietEndOfFile.gap)
+        let second = quiet.check(at: 1 + 3 * QuietEndOfFile.gap)
+        #expect(second)
+        // Output starts the quiet again, with the first gap.
+        quiet.output(at: 5)
+        #expect(quiet.deadline == 5 + QuietEndOfFile.gap)
+        // The gap stops growing at the limit.
+        var time: Seconds = 5
+        for _ in 0..<10 {
+            time = quiet.deadline!
+            _ = quiet.check(at: time)
+        }
+        #expect(quiet.deadline == time + QuietEndOfFile.limit)
+    }
+
     // MARK: Keys typed while a query waited
 
     @Test("the terminal's answers are taken out of what it sent, the keys stay", arguments: [
