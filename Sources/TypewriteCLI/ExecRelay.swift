@@ -28,6 +28,12 @@ struct ExecRelay {
     private(set) var keyWait = KeyWait()
     /// Bytes from standard input the pty has not taken yet.
     private var toChild: [UInt8] = []
+    /// Until when they wait after a key that sends a signal (seconds).
+    private var heldUntil: Seconds = -.infinity
+    /// How long the keys after one that sends a signal (Control-C) wait, in seconds: the line
+    /// discipline discards its input queue with the signal, and keys that reach it in the same
+    /// write are lost with it; a person's next key comes later anyway.
+    static let afterSignalKey: Seconds = 0.01
     /// When the command started, in seconds.
     private let startedAt: Seconds
     /// Standard input (a pipe or file) ended: its end goes to the command when it waits.
@@ -88,8 +94,8 @@ struct ExecRelay {
     /// typewrite's in raw mode.
     var wantsKeys: Bool { keys != nil && (!keysAreTerminal || userMode != nil) }
 
-    /// Whether the pty should be polled for room for typed bytes.
-    var hasBytesForChild: Bool { !toChild.isEmpty }
+    /// Whether the pty should be polled for room for typed bytes at `time`.
+    func wantsRoom(at time: Seconds) -> Bool { !toChild.isEmpty && time >= heldUntil }
 
     /// What one read of standard input brought.
     enum KeysRead: Equatable {
@@ -128,15 +134,19 @@ struct ExecRelay {
         guard !bytes.isEmpty else { return }
         if keysAreTerminal { keyWait.key(at: time) }
         toChild += bytes
-        flushToChild()
+        flushToChild(at: time)
     }
 
-    /// Writes what waits for the pty, as much as it takes now.
-    mutating func flushToChild() {
-        guard !toChild.isEmpty else { return }
+    /// Writes what waits for the pty, as much as it takes now: up to and including a key that
+    /// sends a signal, the rest `afterSignalKey` later.
+    mutating func flushToChild(at time: Seconds) {
+        guard !toChild.isEmpty, time >= heldUntil else { return }
+        let signalKeys = keysAreTerminal ? System.signalCharacters(child.master) : []
+        let cut = toChild.firstIndex { signalKeys.contains($0) }.map { $0 + 1 } ?? toChild.count
         do throws(SystemError) {
-            let n = try System.writeSome(child.master, toChild[...])
+            let n = try System.writeSome(child.master, toChild[..<cut])
             toChild.removeFirst(n)
+            if n == cut && !toChild.isEmpty { heldUntil = time + Self.afterSignalKey }
         } catch {
             toChild.removeAll()  // EIO: nobody reads the pty any more
         }
@@ -189,7 +199,7 @@ struct ExecRelay {
             // The command has read everything before it and waits: the end now reaches it as an
             // end of file (sent right behind the data, readline would read it as a NUL byte).
             endOfFileOwed = false
-            if let eof = System.endOfFileCharacter(child.master) { toChild = [eof]; flushToChild() }
+            if let eof = System.endOfFileCharacter(child.master) { toChild = [eof]; flushToChild(at: time) }
         }
         result.drained = child.exitStatus != nil && time - (lastOutputAt ?? startedAt) >= Self.drainQuiet
         return result
@@ -199,7 +209,9 @@ struct ExecRelay {
     /// every `endOfFileRetry`).
     func timeout(from time: Seconds) -> Seconds? {
         if endOfFileOwed { return Self.endOfFileRetry }
-        return deadline.map { max(0, $0 - time) }
+        var wait = deadline.map { max(0, $0 - time) }
+        if !toChild.isEmpty, time < heldUntil { wait = min(wait ?? .infinity, heldUntil - time) }
+        return wait
     }
 
     // MARK: Window size

@@ -30,7 +30,7 @@ extension PollDriver {
             fds.append((keys, System.pollIn))
             indices.keys = fds.count - 1
         }
-        if relay.hasBytesForChild {
+        if relay.wantsRoom(at: System.monotonicNow()) {
             fds.append((relay.child.master, System.pollOut))
             indices.room = fds.count - 1
         }
@@ -44,7 +44,7 @@ extension PollDriver {
     /// Handles what `poll` said of the relay's descriptors. - Returns: how the run ends, if it does.
     mutating func execEvents(_ indices: ExecIndices, _ events: [Int16], _ session: inout Session,
                              at now: Seconds, into out: inout SessionOutput) -> Outcome? {
-        if let i = indices.room, events[i] != 0 { exec?.flushToChild() }
+        if let i = indices.room, events[i] != 0 { exec?.flushToChild(at: now) }
         if let i = indices.keys, events[i] != 0 {
             switch exec?.readKeys(at: now) {
             case .typed?:

@@ -212,4 +212,9 @@ struct ExecTests {
         #expect(DesktopNotification.osc9.sequence(title: "typewrite", body: "4;2 done") == Array("\u{1B}]9;typewrite: 4;2 done\u{07}".utf8))
         #expect(DesktopNotification.osc9.sequence(title: "typewrite", body: "42 apples") == Array("\u{1B}]9;42 apples\u{07}".utf8))
     }
+
+    @Test("a control character dropped from the message leaves no double space")
+    func noDoubleSpace() {
+        #expect(DesktopNotification.clean("Hello there \u{07} friend\t!") == "Hello there friend !")
+    }
 }

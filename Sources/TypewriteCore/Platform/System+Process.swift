@@ -129,6 +129,16 @@ extension System {
         return key == 0 || key == 0xFF ? nil : key
     }
 
+    /// The characters that send a signal on terminal `fd` (`c_cc` VINTR, VQUIT, VSUSP) while
+    /// its mode has ISIG; empty otherwise.
+    package static func signalCharacters(_ fd: Int32) -> [UInt8] {
+        var settings = termios()
+        guard tcgetattr(fd, &settings) == 0, settings.c_lflag & tcflag_t(ISIG) != 0 else { return [] }
+        return withUnsafeBytes(of: settings.c_cc) { cc in
+            [VINTR, VQUIT, VSUSP].map { cc[Int($0)] }.filter { $0 != 0 && $0 != 0xFF }
+        }
+    }
+
     /// Puts the terminal in raw mode for relaying keys to another terminal (`cfmakeraw`'s
     /// settings, `tcsetattr(TCSANOW)`, as util-linux `script` does): no line editing, echo, signals
     /// from keys, flow control, input or output processing; 8-bit bytes; one byte per read. Keys

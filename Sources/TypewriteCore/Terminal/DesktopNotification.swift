@@ -64,7 +64,9 @@ package enum DesktopNotification: Equatable, Sendable {
         let scalars = text.unicodeScalars.compactMap { c -> Unicode.Scalar? in
             c == "\t" ? " " : (c.value < 0x20 || (0x7F...0x9F).contains(c.value) ? nil : c)
         }
-        let kept = String(String.UnicodeScalarView(scalars)).trimmingWhitespace()
+        // A control character dropped between two spaces leaves one.
+        let single = zip(scalars, [" "] + scalars).compactMap { c, before in c == " " && before == " " ? nil : c }
+        let kept = String(String.UnicodeScalarView(single)).trimmingWhitespace()
         guard kept.count > bodyLimit else { return kept }
         return String(kept.prefix(bodyLimit - 1)) + "…"
     }
