@@ -502,8 +502,13 @@ package struct PollDriver {
     /// DSR, device status report: `CSI 6 n` asks for the cursor position; DA1 after it ends the
     /// query.
     static let cursorPositionRequest = Array("\u{1B}[6n".utf8) + TerminalQuery.deviceAttributesRequest
-    /// Longest wait for a cursor position report, in seconds: frames wait meanwhile.
-    static let cursorReportWait: Seconds = 0.5
+    /// Longest wait for a cursor position report, in seconds: the session's own wait (it gives
+    /// up first, counting from the resize); the query stays open until then, so a late reply is
+    /// read here and not left for the shell.
+    static let cursorReportWait: Seconds = Session.cursorReportWait
+    /// Longest wait for the cursor report that tells whether a key's signal discarded output, in
+    /// seconds.
+    static let discardCheckWait: Seconds = 1
     /// How long after a resize with no other the cursor's position is asked, in seconds: longer
     /// than tmux 3.3a holds back the signal of a resize that follows another within 250 ms
     /// (its rows already have the later size, which a report asked meanwhile would answer from).

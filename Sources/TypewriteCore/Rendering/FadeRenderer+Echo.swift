@@ -142,14 +142,19 @@ extension FadeRenderer {
     /// it stood right after a wide cluster or at the second column of a row reached by wrapping
     /// (`docs/terminals.md#resize-and-reflow`): where no place fits the column reported and the
     /// next column would, the cursor is taken to be there and is put back by an absolute move.
-    public mutating func cursorReport(column reported: Int?, into out: inout [UInt8]) {
+    ///
+    /// Without a report (none could be asked, or none came in time), the cells are found where
+    /// that is certain: on a row nothing can have moved, and where the environment names tmux and
+    /// the row record knows the line, at the place tmux's layout gives the cursor (`expectedReport`).
+    public mutating func cursorReport(column answer: Int?, into out: inout [UInt8]) {
         guard let r = relocation else { return }
         relocation = nil
-        if reported == nil && r.keptWithoutReport {
+        if answer == nil && r.keptWithoutReport {
             // No report (none could be asked): where nothing can have moved, the fade goes on.
             keepRow(columns: r.columns, sayingColumn: r.anchor, into: &out)
             return
         }
+        let reported = answer ?? expectedReport(r)
         if let now = reported, !r.lineEnds.isEmpty, var down = row.reflowed(upTo: r.anchor, columns: r.columns, as: .cutsCells)?.cursor.row {
             // The lines before first, the last first: each comes back to the cursor, where the rest
             // starts from. One that cannot be mended leaves the rows of those above it uncertain.
@@ -219,6 +224,17 @@ extension FadeRenderer {
             break
         }
         loseLiveRegion(columns: r.columns, into: &out)
+    }
+
+    /// The column tmux reports after the resize `r`, where the environment names tmux and the row
+    /// record knows every cell of the cursor's logical line: tmux reflows a line as writing wraps
+    /// it (`RowRecord.reflowed`, measured: `docs/terminals.md#resize-and-reflow`) and reports a
+    /// cursor in pending wrap one past the last column. Nil elsewhere: without the report, which
+    /// of keeping and reflowing the terminal did is not known.
+    func expectedReport(_ r: Relocation) -> Int? {
+        guard configuration.reflow == .wrapsWide,
+              let layout = row.reflowed(upTo: r.anchor, columns: r.columns, as: .wrapsWide) else { return nil }
+        return layout.cursor.column
     }
 
     /// What a cursor report after a resize says of the cells still fading.
