@@ -426,6 +426,16 @@ package struct PollDriver {
             echo = System.keyEcho(for: signo, terminal: setup.output, userMode: keptQueues?.user ?? colorQuery?.savedMode ?? cursorQuery?.savedMode ?? keyMode)
             if echo?.landed == true { _ = System.poll([], timeout: Self.echoWait) }
         }
+        var discarded = false
+        if fromTerminal && session.isAnimated && (signal == .interrupt || signal == .quit),
+           !System.keepsQueuesOnSignalKeys(setup.output) {
+            // NOFLSH was clear (another program of the job put its own modes back): the tty discarded
+            // what the terminal had not read. Where the cursor is tells whether that was anything.
+            let column = colorQuery == nil && cursorQuery == nil
+                ? TerminalQuery.cursorColumnNow(Self.cursorPositionRequest, wait: Self.discardCheckWait, output: setup.output) : nil
+            discarded = !session.outputReached(cursorColumn: column, echo: echo, held: !held.isEmpty)
+            if discarded { held.removeAll(); out.removeAll() }
+        }
         if !held.isEmpty {
             // Output made before the signal and not written: the echo landed before it, where the
             // cursor rested. Erase it there, write the output, then handle the signal with the
@@ -440,7 +450,7 @@ package struct PollDriver {
             before.append(out)
             out = before
         }
-        switch session.handle(signal, echo: echo, at: now, into: &out) {
+        switch discarded ? session.abandon(echo: echo, at: now, into: &out) : session.handle(signal, echo: echo, at: now, into: &out) {
         case .carryOn:
             return nil
         case .terminate:

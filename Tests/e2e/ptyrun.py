@@ -102,6 +102,8 @@ class Run:
         self.output_closed = False
         self.read_size = 1 << 16   # a slow reader: small reads ...
         self.read_pause = 0.0      # ... with a pause after each
+        self.answers_queries = False  # a terminal that answers CSI 6 n (from `Screen`) and DA1
+        self._queries_seen = 0
 
     # -- starting ---------------------------------------------------------------------------
     def start(self):
@@ -331,8 +333,24 @@ class Run:
                 if data:
                     self.output += data
                     self.chunks.append((now, len(data)))
+                    if self.answers_queries:
+                        self._answer_queries()
                 elif self.stdout_kind == "pipe":
                     self.close_output()
+
+    def _answer_queries(self):
+        """Answers each new cursor position request (`CSI 6 n`: the cursor's row and column as
+        `Screen` has it after the bytes before the request) and DA1 (`CSI c`), as a terminal does."""
+        while True:
+            i = self.output.find(b"\x1b[6n", self._queries_seen)
+            if i < 0:
+                break
+            self._queries_seen = i + 4
+            s = Screen(self.cols)
+            s.feed(bytes(self.output[:i]))
+            os.write(self.master, b"\x1b[%d;%dR" % (min(s.row, self.rows - 1) + 1, s.col % self.cols + 1))
+            if self.output.find(b"\x1b[c", i) >= 0:
+                os.write(self.master, b"\x1b[?62;22c")
 
     def pump(self, seconds):
         """Reads output and events for `seconds`."""

@@ -38,6 +38,44 @@ extension FadeRenderer {
         return out
     }
 
+    /// Whether the terminal's cursor, reported at `column` (0-based) right after a key's signal,
+    /// is where everything written leaves it — where the output before the last one left it, with
+    /// `held` (that one was not written yet) — and the tty's echo after it where it landed. A key's
+    /// signal with NOFLSH clear discards what the terminal had not read
+    /// (`docs/terminals.md#the-ttys-echo`); a cursor elsewhere shows that something was. False
+    /// where that place is not known (the column is unknown, or the width).
+    public func outputReached(column: Int, echo: KeyEcho?, held: Bool) -> Bool {
+        let place = held ? (restBefore.column, restBefore.pendingWrap, restBefore.columns)
+                         : (model.column, model.pendingWrap, model.columns)
+        guard let c = place.0, let width = place.2 else { return false }
+        let echoed = echo?.landed == true ? echo?.width ?? 0 : 0
+        // The last column's pending wrap: xterm reports the last column, tmux one past it.
+        if place.1 { return echoed > 0 ? column == echoed : column == width - 1 || column == width }
+        let end = c + echoed
+        if end == width { return column == width - 1 || column == width }
+        return column == (end < width ? end : end - width)
+    }
+
+    /// Ends the run after a key's signal that discarded output the terminal had not read
+    /// (`outputReached` false): nothing more of the text is written — it would land after the
+    /// hole, from a cursor that is not where the renderer believes. A frame may have been cut
+    /// anywhere, so only what lands nowhere is written: the end of a synchronized update, the end
+    /// of typewrite's own hyperlink, the input's own pen (as cat leaves it), and the key's echo
+    /// where the tty did not write it, at the cursor, where cat's would be. Cells that reached the
+    /// screen while fading keep the colour they have.
+    package mutating func abandon(echo: KeyEcho?, into out: inout [UInt8]) {
+        relocation = nil
+        live.removeAll()
+        out += Array("\u{1B}[?2026l".utf8)
+        if !model.hyperlinkOpen { out += Array("\u{1B}]8;;\u{1B}\\".utf8) }
+        out += Array("\u{1B}[0m".utf8)
+        let params = model.pen.render()
+        if !params.isEmpty { out += Array("\u{1B}[0;\(params)m".utf8) }
+        if let echo, !echo.landed { out += echo.bytes }
+        inputEnded = true
+        model.cursorMovedElsewhere()
+    }
+
     /// Finds the anchor again after the tty's `echo` (`LiveRegion.reanchor`).
     mutating func reanchor(afterEcho echo: KeyEcho, into out: inout [UInt8]) -> Bool {
         row.sync(model)

@@ -268,6 +268,31 @@ package struct Session {
     /// landed. Nil when the echo's place is not certain.
     package func eraseEcho(_ echo: KeyEcho) -> [UInt8]? { writer?.eraseEcho(echo) }
 
+    /// Whether a cursor report (`column`, 0-based; nil when none could be had) right after a key's
+    /// signal that the tty sent with NOFLSH clear is where everything written left the cursor —
+    /// `held`: the last output was not written yet — and the tty's `echo` after it where it
+    /// landed. False: the tty discarded output the terminal had not read, and `abandon` ends the
+    /// run (`docs/terminals.md#the-ttys-echo`). True in plain mode (nothing to repair).
+    package func outputReached(cursorColumn column: Int?, echo: KeyEcho?, held: Bool) -> Bool {
+        guard let writer else { return true }
+        guard let column else { return false }
+        return writer.outputReached(column: column, echo: echo, held: held)
+    }
+
+    /// Ends the run after a key's signal that discarded output the terminal had not read: nothing
+    /// more of the text is written (it would land after the hole), only what lands nowhere and the
+    /// key's echo where the tty did not write it (`FadeRenderer.abandon`). Input counts as ended.
+    package mutating func abandon(echo: KeyEcho?, at time: Seconds, into out: inout SessionOutput) -> SignalResponse {
+        lastTime = max(lastTime, time)
+        inputEnded = true
+        nextFrame = nil
+        cursorReportSince = nil
+        writer?.abandon(echo: echo, into: &out.bytes)
+        for error in waiting { out.report(error) }
+        waiting.removeAll()
+        return .terminate
+    }
+
     /// What the driver does after a signal the session has seen.
     package enum SignalResponse: Equatable, Sendable {
         /// Nothing more: carry on.
