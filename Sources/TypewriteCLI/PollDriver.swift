@@ -155,8 +155,9 @@ package struct PollDriver {
                 if let response = handleSignals(signals, &session, at: now, out: &out) { return response }
                 continue
             }
-            if keptQueues == nil, now >= queuesCheckDue {
-                // Brought to the foreground by `fg` while running: the shell sends no signal then.
+            if now >= queuesCheckDue {
+                // Brought to the foreground by `fg` while running (the shell sends no signal then),
+                // or another program of the job put its own modes back (sudo, ssh): set again.
                 queuesCheckDue = now + Self.foregroundCheckInterval
                 keepQueues(session)
             }
@@ -426,12 +427,12 @@ package struct PollDriver {
             echo = System.keyEcho(for: signo, terminal: setup.output, userMode: keptQueues?.user ?? colorQuery?.savedMode ?? cursorQuery?.savedMode ?? keyMode)
             if echo?.landed == true { _ = System.poll([], timeout: Self.echoWait) }
         }
-        var discarded = false
+        var discarded = false, column: Int?
         if fromTerminal && session.isAnimated && (signal == .interrupt || signal == .quit),
            !System.keepsQueuesOnSignalKeys(setup.output) {
             // NOFLSH was clear (another program of the job put its own modes back): the tty discarded
             // what the terminal had not read. Where the cursor is tells whether that was anything.
-            let column = colorQuery == nil && cursorQuery == nil
+            column = colorQuery == nil && cursorQuery == nil
                 ? TerminalQuery.cursorColumnNow(Self.cursorPositionRequest, wait: Self.discardCheckWait, output: setup.output) : nil
             discarded = !session.outputReached(cursorColumn: column, echo: echo, held: !held.isEmpty)
             if discarded { held.removeAll(); out.removeAll() }
@@ -450,7 +451,7 @@ package struct PollDriver {
             before.append(out)
             out = before
         }
-        switch discarded ? session.abandon(echo: echo, at: now, into: &out) : session.handle(signal, echo: echo, at: now, into: &out) {
+        switch discarded ? session.abandon(echo: echo, cursorColumn: column, at: now, into: &out) : session.handle(signal, echo: echo, at: now, into: &out) {
         case .carryOn:
             return nil
         case .terminate:

@@ -74,7 +74,7 @@ struct SessionTests {
         cut.feed("^C")
         #expect(!h.session.outputReached(cursorColumn: cut.cursorColumn, echo: echo, held: false))
         var out = SessionOutput()
-        #expect(h.session.abandon(echo: echo, at: h.time, into: &out) == .terminate)
+        #expect(h.session.abandon(echo: echo, cursorColumn: cut.cursorColumn, at: h.time, into: &out) == .terminate)
         let after = String(decoding: out.bytes, as: UTF8.self)
         #expect(!after.contains("more"), "nothing more of the text: \(after.debugDescription)")
         #expect(!after.contains("^C"), "the tty's echo landed")
@@ -85,7 +85,7 @@ struct SessionTests {
         quiet.receive(text)
         quiet.run(for: 0.1)
         out = SessionOutput()
-        _ = quiet.session.abandon(echo: KeyEcho(Array("^C".utf8), landed: false), at: quiet.time, into: &out)
+        _ = quiet.session.abandon(echo: KeyEcho(Array("^C".utf8), landed: false), cursorColumn: nil, at: quiet.time, into: &out)
         #expect(String(decoding: out.bytes, as: UTF8.self).hasSuffix("^C"))
     }
 

@@ -273,9 +273,12 @@ def prefix_then_echo(r, data):
     s = Screen()
     s.feed(r.output)
     text = s.text().rstrip(b"\n")
-    if not text.endswith(b"^C"):
+    # The tty's echo after output cut inside a CSI: its `^` ends that sequence, as after cat's.
+    at = r.output.find(b"^C")
+    echo = b"C" if at > 0 and re.search(rb"\x1b\[[0-9;:?]*$", bytes(r.output[:at])) else b"^C"
+    if not text.endswith(echo):
         problems.append("the screen does not end in the echo: ...%r" % text[-40:])
-    elif not plain_text_of(data).startswith(text[:-2]):
+    elif not plain_text_of(data).startswith(text[:-len(echo)]):
         at = next(i for i, (x, y) in enumerate(zip(text, plain_text_of(data))) if x != y)
         problems.append("text lost (a hole) or doubled at byte %d: ...%r" % (at, text[max(0, at - 40):at + 40]))
     return problems
@@ -308,17 +311,19 @@ def check_key_with_full_queue(tw):
 def check_key_after_modes_put_back(tw):
     """Ctrl-C while the terminal has stopped reading, after another program of the job put the
     user's modes back (as sudo or ssh do with the modes they saved, clearing NOFLSH and turning the
-    echo on again): the tty discards what the terminal had not read and echoes ^C where the
-    terminal is. Whatever typewrite writes after the key would land after that hole. The screen
-    must be a prefix of the text, then ^C: no hole."""
+    echo on again) while typewrite is blocked writing, so it cannot set NOFLSH again: the tty
+    discards what the terminal had not read and echoes ^C where the terminal is. Whatever
+    typewrite writes after the key would land after that hole. The screen must be a prefix of the
+    text, then ^C: no hole, nothing after the echo."""
     import termios
     data = b"".join(b"line %04d tide pools hold small worlds of anemones and barnacles\n" % i for i in range(600))
     step = len(data) // 200
     r = Run([tw, "--cps", "5000"], stdout="pty", env=base_env(TYPEWRITE_QUERY_COLORS="never"), echo=True).start()
     r.feed_schedule([(i * 0.03, data[i * step:(i + 1) * step]) for i in range(201)], eof=False)
     r.pump(0.5)
-    termios.tcsetattr(r.slave, termios.TCSANOW, r.initial_attrs)  # the other program's modes
-    time.sleep(0.8)  # the terminal reads nothing: typewrite's writes wait in the pty
+    time.sleep(0.8)  # the terminal reads nothing: typewrite's writes wait in the pty, it blocks
+    # The other program's modes, put back while typewrite cannot set NOFLSH again; then the key.
+    termios.tcsetattr(r.slave, termios.TCSANOW, r.initial_attrs)
     os.write(r.master, b"\x03")
     r.answers_queries = True  # the terminal reads again and answers where its cursor is
     r.pump_until(r.exited, 5)

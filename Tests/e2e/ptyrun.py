@@ -431,7 +431,8 @@ class Run:
 
 class Screen:
     """Logical-line terminal model: printable bytes overwrite at the cursor, CR goes to column 0,
-    LF to the next line, CSI n C/D/G move within the line, other escapes are parsed and ignored.
+    LF to the next line, CSI n C/D/G move within the line, EL 0 erases to the end of the physical
+    row, other escapes are parsed and ignored.
     Lines never wrap (typewrite never moves the cursor across a row boundary, so a logical line
     is what the rows of a real terminal show joined). Tracks the SGR state that matters for
     "left the terminal as cat would": foreground, background, intensity, and whether
@@ -508,6 +509,14 @@ class Screen:
             w, c = self.width, self.col
             row_start = 0 if c == 0 else ((c - 1) // w) * w if c % w == 0 else (c // w) * w
             self.col = row_start + max(1, int(params or b"1")) - 1
+        elif final == ord("K") and params in (b"", b"0"):  # EL 0: to the end of the physical row
+            line, w = self.lines[self.row], self.width
+            end = (self.col // w + 1) * w
+            del line[self.col:end]
+            if self.col < len(line):
+                line[self.col:self.col] = [b" "] * (end - self.col)
+            while line and line[-1] == b" ":
+                line.pop()
         elif final in (ord("h"), ord("l")) and params == b"?2026":
             self.sync_open = final == ord("h")
         elif final == ord("m") and not params.startswith((b"?", b">", b"<", b"=")):

@@ -61,14 +61,22 @@ extension FadeRenderer {
     /// hole, from a cursor that is not where the renderer believes. A frame may have been cut
     /// anywhere, so only what lands nowhere is written: the end of a synchronized update, the end
     /// of typewrite's own hyperlink, the input's own pen (as cat leaves it), and the key's echo
-    /// where the tty did not write it, at the cursor, where cat's would be. Cells that reached the
-    /// screen while fading keep the colour they have.
-    package mutating func abandon(echo: KeyEcho?, into out: inout [UInt8]) {
+    /// where the tty did not write it, at the cursor, where cat's would be. A repaint cut after it
+    /// went back leaves the cursor inside cells drawn before: where the cursor's column is known
+    /// (`cursorColumn`, reported after the tty's echo) and the echo does not end in the last
+    /// column, the rest of its row is erased (EL 0; those are the only cells drawn past the
+    /// cursor, as a repaint never leaves its row). Cells left of the cursor that were fading when
+    /// the terminal last read keep the colour they have.
+    package mutating func abandon(echo: KeyEcho?, cursorColumn: Int?, into out: inout [UInt8]) {
         relocation = nil
         live.removeAll()
         out += Array("\u{1B}[?2026l".utf8)
         if !model.hyperlinkOpen { out += Array("\u{1B}]8;;\u{1B}\\".utf8) }
         out += Array("\u{1B}[0m".utf8)
+        let written = echo.map { $0.landed ? 0 : $0.width } ?? 0
+        if let column = cursorColumn, let width = model.columns, column + written < width - 1 {
+            out += Array("\u{1B}[K".utf8)
+        }
         let params = model.pen.render()
         if !params.isEmpty { out += Array("\u{1B}[0;\(params)m".utf8) }
         if let echo, !echo.landed { out += echo.bytes }

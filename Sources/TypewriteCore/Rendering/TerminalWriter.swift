@@ -36,7 +36,7 @@ protocol TerminalWriter: Sendable {
     func outputReached(column: Int, echo: KeyEcho?, held: Bool) -> Bool
     /// Ends after a key's signal that discarded output the terminal had not read: nothing more of
     /// the text (`FadeRenderer.abandon`).
-    mutating func abandon(echo: KeyEcho?, into out: inout [UInt8])
+    mutating func abandon(echo: KeyEcho?, cursorColumn: Int?, into out: inout [UInt8])
     /// Settles and resets the pen before the job stops (`FadeRenderer.suspend`).
     mutating func suspend(echo: KeyEcho?, into out: inout [UInt8])
     /// The job continues: the cursor is wherever the shell left it.

@@ -282,12 +282,13 @@ package struct Session {
     /// Ends the run after a key's signal that discarded output the terminal had not read: nothing
     /// more of the text is written (it would land after the hole), only what lands nowhere and the
     /// key's echo where the tty did not write it (`FadeRenderer.abandon`). Input counts as ended.
-    package mutating func abandon(echo: KeyEcho?, at time: Seconds, into out: inout SessionOutput) -> SignalResponse {
+    /// - Parameter cursorColumn: where the terminal reported the cursor (0-based), if it did.
+    package mutating func abandon(echo: KeyEcho?, cursorColumn: Int?, at time: Seconds, into out: inout SessionOutput) -> SignalResponse {
         lastTime = max(lastTime, time)
         inputEnded = true
         nextFrame = nil
         cursorReportSince = nil
-        writer?.abandon(echo: echo, into: &out.bytes)
+        writer?.abandon(echo: echo, cursorColumn: cursorColumn, into: &out.bytes)
         for error in waiting { out.report(error) }
         waiting.removeAll()
         return .terminate

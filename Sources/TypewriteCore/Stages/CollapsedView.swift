@@ -229,8 +229,8 @@ struct CollapsedView: TerminalWriter {
     /// The view's rows are drawn by moving the cursor: where the key left it tells nothing
     /// (`outputReached` is false), so after output was discarded only the renderer's pen and echo
     /// are written.
-    mutating func abandon(echo: KeyEcho?, into out: inout [UInt8]) {
-        renderer.abandon(echo: echo, into: &out)
+    mutating func abandon(echo: KeyEcho?, cursorColumn: Int?, into out: inout [UInt8]) {
+        renderer.abandon(echo: echo, cursorColumn: nil, into: &out)
         prompt = .done
     }
 
