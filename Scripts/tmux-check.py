@@ -675,14 +675,17 @@ def judge_ctrl_c(tw_colours, tw_plain, refs, loose=None):
     if tw_region is None:
         return {"garbled"}, refs[0], "the command line is gone"
     tw_text = "\n".join(l.rstrip() for l in tw_region)
-    best, best_ratio = None, -1.0
+    # The closest reference, one that differs only in what cat's own screens differ in (a ZWJ
+    # sequence split by reads) first: a prefix one chunk longer can be closer in characters.
+    best, best_key = None, None
+    got = without_echo(tw_region, "^C")
     for ref in refs:
         region, _, _ = stream_region(ref[2], end)
         text = without_echo(region, "^C")
-        ratio = 2.0 if text == without_echo(tw_region, "^C") else difflib.SequenceMatcher(
-            None, text, without_echo(tw_region, "^C"), autojunk=False).ratio()
-        if ratio > best_ratio:
-            best, best_ratio = ref, ratio
+        ratio = 2.0 if text == got else difflib.SequenceMatcher(None, text, got, autojunk=False).ratio()
+        key = (not (text_labels(text, got, loose) - SOFT), ratio)
+        if best_key is None or key > best_key:
+            best, best_key = ref, key
     labels = set()
     ref_region, ref_head, ref_tail = stream_region(best[2], end)
     if "^C" not in tw_text:

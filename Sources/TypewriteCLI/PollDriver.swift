@@ -171,8 +171,9 @@ package struct PollDriver {
                 if let response = handleSignals(signals, &session, at: now, out: &out) { return response }
                 continue
             }
-            if keptQueues == nil, now >= queuesCheckDue {
-                // Brought to the foreground by `fg` while running: the shell sends no signal then.
+            if now >= queuesCheckDue {
+                // Brought to the foreground by `fg` while running (the shell sends no signal then),
+                // or another program of the job put its own modes back (sudo, ssh): set again.
                 queuesCheckDue = now + Self.foregroundCheckInterval
                 keepQueues(session)
                 if exec?.holdsRawMode == false, exec?.keysAreTerminal == true { resumeExec() }
@@ -480,6 +481,16 @@ package struct PollDriver {
             echo = System.keyEcho(for: signo, terminal: setup.output, userMode: keptQueues?.user ?? colorQuery?.savedMode ?? cursorQuery?.savedMode ?? keyMode)
             if echo?.landed == true { _ = System.poll([], timeout: Self.echoWait) }
         }
+        var discarded = false, column: Int?
+        if fromTerminal && session.isAnimated && (signal == .interrupt || signal == .quit),
+           !System.keepsQueuesOnSignalKeys(setup.output) {
+            // NOFLSH was clear (another program of the job put its own modes back): the tty discarded
+            // what the terminal had not read. Where the cursor is tells whether that was anything.
+            column = colorQuery == nil && cursorQuery == nil
+                ? TerminalQuery.cursorColumnNow(Self.cursorPositionRequest, wait: Self.discardCheckWait, output: setup.output) : nil
+            discarded = !session.outputReached(cursorColumn: column, echo: echo, held: !held.isEmpty)
+            if discarded { held.removeAll(); out.removeAll() }
+        }
         if !held.isEmpty {
             // Output made before the signal and not written: the echo landed before it, where the
             // cursor rested. Erase it there, write the output, then handle the signal with the
@@ -494,7 +505,7 @@ package struct PollDriver {
             before.append(out)
             out = before
         }
-        switch session.handle(signal, echo: echo, at: now, into: &out) {
+        switch discarded ? session.abandon(echo: echo, cursorColumn: column, at: now, into: &out) : session.handle(signal, echo: echo, at: now, into: &out) {
         case .carryOn:
             return nil
         case .terminate:
@@ -565,8 +576,13 @@ package struct PollDriver {
     /// DSR, device status report: `CSI 6 n` asks for the cursor position; DA1 after it ends the
     /// query.
     static let cursorPositionRequest = Array("\u{1B}[6n".utf8) + TerminalQuery.deviceAttributesRequest
-    /// Longest wait for a cursor position report, in seconds: frames wait meanwhile.
-    static let cursorReportWait: Seconds = 0.5
+    /// Longest wait for a cursor position report, in seconds: the session's own wait (it gives
+    /// up first, counting from the resize); the query stays open until then, so a late reply is
+    /// read here and not left for the shell.
+    static let cursorReportWait: Seconds = Session.cursorReportWait
+    /// Longest wait for the cursor report that tells whether a key's signal discarded output, in
+    /// seconds.
+    static let discardCheckWait: Seconds = 1
     /// How long after a resize with no other the cursor's position is asked, in seconds: longer
     /// than tmux 3.3a holds back the signal of a resize that follows another within 250 ms
     /// (its rows already have the later size, which a report asked meanwhile would answer from).

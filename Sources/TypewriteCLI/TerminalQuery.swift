@@ -127,6 +127,20 @@ extension TerminalQuery {
     /// When frames may start (monotonic seconds), for the colour query: at once once it ended.
     var firstFrameAt: Seconds { isDone ? 0 : sentAt + Self.firstFrameWait }
 
+    /// Asks where the cursor is now (DSR `CSI 6 n`, with `request`'s DA1 sentinel) and waits for
+    /// the answer up to `wait` seconds: the column (0-based), or nil when the query may not be made
+    /// (`start`) or no answer came in time (its modes are put back; a later answer is left).
+    static func cursorColumnNow(_ request: [UInt8], wait: Seconds, output: Int32) -> Int? {
+        guard var query = start(request, giveUp: wait, output: output) else { return nil }
+        while !query.isDone {
+            let left = query.giveUpAt - System.monotonicNow()
+            guard left > 0, System.poll([(query.descriptor, System.pollIn)], timeout: left)[0] != 0 else { break }
+            _ = query.read()
+        }
+        query.abandon()
+        return query.isAnswered ? cursorColumn(in: query.reply) : nil
+    }
+
     /// The cursor's column (0-based) in a cursor position report (`CSI row ; column R`) in `reply`.
     static func cursorColumn(in reply: [UInt8]) -> Int? {
         // The last CSI … R that holds two numbers.

@@ -10,11 +10,11 @@ struct ResizeTests {
     enum Terminal { case reflowing, keeping }
 
     /// Runs `text` (arriving at once) into a terminal `from` columns wide, resizes it to `to`
-    /// columns at `at` seconds, answers the cursor query as the terminal would, and runs on until
-    /// the renderer is done. Returns typewrite's screen and cat's after the same resize.
+    /// columns at `at` seconds, answers the cursor query as the terminal would (`reportDelay`
+    /// seconds later; never, with `answers` false), and runs on until the renderer is done. Returns typewrite's screen and cat's after the same resize.
     static func run(_ text: String, from: Int, to: Int, at: Seconds, terminal kind: Terminal = .reflowing,
                     cps: Double = 80, named: Bool = false, leftShort: Bool = false, dropsPendingWrap: Bool = false,
-                    inFlight: Int = 0)
+                    inFlight: Int = 0, reportDelay: Seconds = 0, answers: Bool = true)
         -> (typewrite: VirtualTerminal.Snapshot, cat: VirtualTerminal.Snapshot, asked: Bool) {
         var configuration = FadeConfiguration()
         // `named`: the environment says the terminal is tmux (`TMUX`, `TERM=tmux-256color`).
@@ -94,7 +94,10 @@ struct ResizeTests {
         session.resize(columns: to, rows: 24, into: &out)
         screen.feed(out.bytes)
         let asked = session.wantsCursorReport
-        if asked {
+        // A slow terminal (`reportDelay`): time passes before its report comes, or none comes
+        // (`answers` false); the session may give up meanwhile.
+        frames(until: at + reportDelay)
+        if asked && answers && session.wantsCursorReport {
             out = SessionOutput()
             // tmux reports a cursor in pending wrap one past the last column; kitty 0.26, where a
             // frame read after the reflow left it there, at the first column (of the next row).
@@ -291,6 +294,49 @@ struct ResizeTests {
         #expect(Self.fadeColours(typewrite).isEmpty, "left fading: \(Self.fadeColours(typewrite))")
         #expect(typewrite.text.hasPrefix("sea peaceful sharpe"))
         #expect(typewrite.text.replacingOccurrences(of: "\n", with: "").hasSuffix("swings sea"))
+    }
+
+    @Test("a terminal that answers the cursor report 1 s late: the session waits for it, no cell is left fading",
+          arguments: [(80, 33), (80, 17), (30, 80)], [false, true])
+    func slowReport(widths: (Int, Int), named: Bool) {
+        let text = "sea peaceful sharpest one tide look day swings sea ride sea pools in of twice in daily look\n"
+        for time in stride(from: 0.2, through: 1.0, by: 0.2) {
+            let (typewrite, cat, _) = Self.run(text, from: widths.0, to: widths.1, at: time, named: named, reportDelay: 1.0)
+            #expect(Self.fadeColours(typewrite).isEmpty, "\(widths) at \(time): left fading: \(Self.fadeColours(typewrite))")
+            #expect(typewrite.text == cat.text, "\(widths) at \(time): \(typewrite.diff(cat) ?? "")")
+        }
+    }
+
+    @Test("no cursor report at all, tmux named: after the wait the cells settle where tmux's layout puts them",
+          arguments: [(80, 33), (80, 17), (30, 80), (41, 93)])
+    func noReportNamedTmux(widths: (Int, Int)) {
+        let text = "sea peaceful sharpest one tide look day swings sea ride sea pools in of twice in daily look\n"
+        for time in stride(from: 0.2, through: 1.0, by: 0.2) {
+            let (typewrite, cat, _) = Self.run(text, from: widths.0, to: widths.1, at: time, named: true,
+                                               reportDelay: Session.cursorReportWait + 0.1, answers: false)
+            #expect(Self.fadeColours(typewrite).isEmpty, "\(widths) at \(time): left fading: \(Self.fadeColours(typewrite))")
+            #expect(typewrite.text == cat.text, "\(widths) at \(time): \(typewrite.diff(cat) ?? "")")
+        }
+    }
+
+    @Test("the session waits `cursorReportWait` for the report, then writes again")
+    func reportWaitEnds() {
+        var configuration = FadeConfiguration()
+        configuration.columns = 80
+        configuration.charactersPerSecond = 80
+        var session = Session(mode: .animated(configuration), pipeline: InputPipeline(format: .raw))
+        var out = SessionOutput()
+        session.receive(Array("sea peaceful sharpest one tide look day swings sea\n".utf8), at: 0, into: &out)
+        while let due = session.nextDeadline, due <= 0.3 { session.advance(to: due, into: &out) }
+        session.resize(columns: 20, rows: 24, at: 0.3, into: &out)
+        #expect(session.wantsCursorReport)
+        out = SessionOutput()
+        while let due = session.nextDeadline, due < 0.3 + Session.cursorReportWait { session.advance(to: due, into: &out) }
+        #expect(out.bytes.isEmpty, "nothing is written while the report is awaited")
+        #expect(session.wantsCursorReport)
+        #expect(session.nextDeadline.map { $0 <= 0.3 + Session.cursorReportWait } == true)
+        session.advance(to: 0.3 + Session.cursorReportWait, into: &out)
+        #expect(!session.wantsCursorReport, "given up")
     }
 
     @Test("RowRecord.reflowed lays a line out as writing wraps it")

@@ -55,6 +55,40 @@ struct SessionTests {
         #expect(h.screen == catScreen(text + " and more not yet shown^C"))
     }
 
+    @Test("SIGINT that discarded output (NOFLSH clear): a cursor elsewhere ends the run with nothing more of the text")
+    func interruptAfterDiscardedOutput() {
+        var h = SessionHarness.animated()
+        let text = "\u{1B}[34mblue words still fading"
+        h.receive(text + " and more not yet shown")
+        h.run(for: 0.1)
+        let column = h.terminal.cursorColumn
+        let echo = KeyEcho(Array("^C".utf8), landed: true)
+        // Everything written reached the terminal: the cursor is after it and the tty's echo.
+        #expect(h.session.outputReached(cursorColumn: column + 2, echo: echo, held: false))
+        #expect(!h.session.outputReached(cursorColumn: column, echo: echo, held: false))
+        #expect(h.session.outputReached(cursorColumn: column, echo: KeyEcho(Array("^C".utf8), landed: false), held: false))
+        #expect(!h.session.outputReached(cursorColumn: nil, echo: echo, held: false), "no report: not known")
+        // The terminal read only part of it: the text is cut there and the tty echoed ^C after it.
+        var cut = VirtualTerminal(columns: 80, rows: 24, newlineIsCRLF: true)
+        cut.feed(Array(h.output.prefix(h.output.count - 7)))
+        cut.feed("^C")
+        #expect(!h.session.outputReached(cursorColumn: cut.cursorColumn, echo: echo, held: false))
+        var out = SessionOutput()
+        #expect(h.session.abandon(echo: echo, cursorColumn: cut.cursorColumn, at: h.time, into: &out) == .terminate)
+        let after = String(decoding: out.bytes, as: UTF8.self)
+        #expect(!after.contains("more"), "nothing more of the text: \(after.debugDescription)")
+        #expect(!after.contains("^C"), "the tty's echo landed")
+        #expect(after.hasSuffix("\u{1B}[0;34m"), "the input's own pen")
+        #expect(h.session.nextDeadline == nil)
+        // Where the tty did not echo, the echo is written at the cursor, as the tty would have.
+        var quiet = SessionHarness.animated()
+        quiet.receive(text)
+        quiet.run(for: 0.1)
+        out = SessionOutput()
+        _ = quiet.session.abandon(echo: KeyEcho(Array("^C".utf8), landed: false), cursorColumn: nil, at: quiet.time, into: &out)
+        #expect(String(decoding: out.bytes, as: UTF8.self).hasSuffix("^C"))
+    }
+
     @Test("SIGINT with the echo on a row that begins its line: the row is erased whole and drawn again")
     func interruptEchoErasesWholeRow() {
         // 78 cells, then the echo fills the last two; the next character is wide and wraps early,

@@ -324,6 +324,26 @@ def check_query_colors_signal(tw, signo):
     return "; ".join(problems) or None
 
 
+def prefix_then_echo(r, data):
+    """Problems with a run ended by Ctrl-C whose screen must be a prefix of `data`'s text, whole
+    (no hole, nothing doubled), then ^C, the command dead by SIGINT."""
+    problems = []
+    if not sig_status_ok(r.status, signal.SIGINT):
+        problems.append("status %s, expected death by SIGINT" % r.status)
+    s = Screen()
+    s.feed(r.output)
+    text = s.text().rstrip(b"\n")
+    # The tty's echo after output cut inside a CSI: its `^` ends that sequence, as after cat's.
+    at = r.output.find(b"^C")
+    echo = b"C" if at > 0 and re.search(rb"\x1b\[[0-9;:?]*$", bytes(r.output[:at])) else b"^C"
+    if not text.endswith(echo):
+        problems.append("the screen does not end in the echo: ...%r" % text[-40:])
+    elif not plain_text_of(data).startswith(text[:-len(echo)]):
+        at = next(i for i, (x, y) in enumerate(zip(text, plain_text_of(data))) if x != y)
+        problems.append("text lost (a hole) or doubled at byte %d: ...%r" % (at, text[max(0, at - 40):at + 40]))
+    return problems
+
+
 def check_key_with_full_queue(tw):
     """Ctrl-C typed while the terminal has stopped reading (its queue full). Without NOFLSH the
     tty discards what typewrite wrote and the terminal had not read yet, and typewrite, writing on
@@ -342,20 +362,34 @@ def check_key_with_full_queue(tw):
     r.wait(3)
     after = termios.tcgetattr(r.slave)
     r.close()
-    problems = []
-    if not sig_status_ok(r.status, signal.SIGINT):
-        problems.append("status %s, expected death by SIGINT" % r.status)
-    s = Screen()
-    s.feed(r.output)
-    text = s.text().rstrip(b"\n")
-    if not text.endswith(b"^C"):
-        problems.append("the screen does not end in the echo: ...%r" % text[-40:])
-    elif not plain_text_of(data).startswith(text[:-2]):
-        at = next(i for i, (x, y) in enumerate(zip(text, plain_text_of(data))) if x != y)
-        problems.append("text lost or doubled at byte %d: ...%r" % (at, text[max(0, at - 40):at + 40]))
+    problems = prefix_then_echo(r, data)
     if after != before:
         problems.append("tty settings changed: lflag %#x, was %#x" % (after[3], before[3]))
     return "; ".join(problems) or None
+
+
+def check_key_after_modes_put_back(tw):
+    """Ctrl-C while the terminal has stopped reading, after another program of the job put the
+    user's modes back (as sudo or ssh do with the modes they saved, clearing NOFLSH and turning the
+    echo on again) while typewrite is blocked writing, so it cannot set NOFLSH again: the tty
+    discards what the terminal had not read and echoes ^C where the terminal is. Whatever
+    typewrite writes after the key would land after that hole. The screen must be a prefix of the
+    text, then ^C: no hole, nothing after the echo."""
+    import termios
+    data = b"".join(b"line %04d tide pools hold small worlds of anemones and barnacles\n" % i for i in range(600))
+    step = len(data) // 200
+    r = Run([tw, "--cps", "5000"], stdout="pty", env=base_env(TYPEWRITE_QUERY_COLORS="never"), echo=True).start()
+    r.feed_schedule([(i * 0.03, data[i * step:(i + 1) * step]) for i in range(201)], eof=False)
+    r.pump(0.5)
+    time.sleep(0.8)  # the terminal reads nothing: typewrite's writes wait in the pty, it blocks
+    # The other program's modes, put back while typewrite cannot set NOFLSH again; then the key.
+    termios.tcsetattr(r.slave, termios.TCSANOW, r.initial_attrs)
+    os.write(r.master, b"\x03")
+    r.answers_queries = True  # the terminal reads again and answers where its cursor is
+    r.pump_until(r.exited, 5)
+    r.wait(3)
+    r.close()
+    return "; ".join(prefix_then_echo(r, data)) or None
 
 
 def check_keys_typed_mid_fade(tw):
@@ -776,6 +810,7 @@ def all_checks(tw):
         args=["--cps", "80", "--max-lag", "inf"])
     add("SIGINT with the input's OSC 8 link open: left open as cat leaves it", check_signal_mid_fade, signal.SIGINT, osc8=True)
     add("Ctrl-C with the terminal's queue full: no text lost, ^C after it, tty settings kept", check_key_with_full_queue)
+    add("Ctrl-C with the queue full after another program put NOFLSH back: a prefix, ^C, no hole", check_key_after_modes_put_back)
     add("keys typed mid-fade: not echoed into the text, left typed ahead, tty settings kept", check_keys_typed_mid_fade)
     add("SIGHUP: dies quietly by SIGHUP", check_sighup)
     add("SIGHUP ignored at start (nohup) stays ignored", check_inherited_ignore, signal.SIGHUP)

@@ -102,6 +102,8 @@ class Run:
         self.output_closed = False
         self.read_size = 1 << 16   # a slow reader: small reads ...
         self.read_pause = 0.0      # ... with a pause after each
+        self.answers_queries = False  # a terminal that answers CSI 6 n (from `Screen`) and DA1
+        self._queries_seen = 0
 
     # -- starting ---------------------------------------------------------------------------
     def start(self):
@@ -331,8 +333,24 @@ class Run:
                 if data:
                     self.output += data
                     self.chunks.append((now, len(data)))
+                    if self.answers_queries:
+                        self._answer_queries()
                 elif self.stdout_kind == "pipe":
                     self.close_output()
+
+    def _answer_queries(self):
+        """Answers each new cursor position request (`CSI 6 n`: the cursor's row and column as
+        `Screen` has it after the bytes before the request) and DA1 (`CSI c`), as a terminal does."""
+        while True:
+            i = self.output.find(b"\x1b[6n", self._queries_seen)
+            if i < 0:
+                break
+            self._queries_seen = i + 4
+            s = Screen(self.cols)
+            s.feed(bytes(self.output[:i]))
+            os.write(self.master, b"\x1b[%d;%dR" % (min(s.row, self.rows - 1) + 1, s.col % self.cols + 1))
+            if self.output.find(b"\x1b[c", i) >= 0:
+                os.write(self.master, b"\x1b[?62;22c")
 
     def pump(self, seconds):
         """Reads output and events for `seconds`."""
@@ -413,7 +431,8 @@ class Run:
 
 class Screen:
     """Logical-line terminal model: printable bytes overwrite at the cursor, CR goes to column 0,
-    LF to the next line, CSI n C/D/G move within the line, other escapes are parsed and ignored.
+    LF to the next line, CSI n C/D/G move within the line, EL 0 erases to the end of the physical
+    row, other escapes are parsed and ignored.
     Lines never wrap (typewrite never moves the cursor across a row boundary, so a logical line
     is what the rows of a real terminal show joined). Tracks the SGR state that matters for
     "left the terminal as cat would": foreground, background, intensity, and whether
@@ -490,6 +509,14 @@ class Screen:
             w, c = self.width, self.col
             row_start = 0 if c == 0 else ((c - 1) // w) * w if c % w == 0 else (c // w) * w
             self.col = row_start + max(1, int(params or b"1")) - 1
+        elif final == ord("K") and params in (b"", b"0"):  # EL 0: to the end of the physical row
+            line, w = self.lines[self.row], self.width
+            end = (self.col // w + 1) * w
+            del line[self.col:end]
+            if self.col < len(line):
+                line[self.col:self.col] = [b" "] * (end - self.col)
+            while line and line[-1] == b" ":
+                line.pop()
         elif final in (ord("h"), ord("l")) and params == b"?2026":
             self.sync_open = final == ord("h")
         elif final == ord("m") and not params.startswith((b"?", b">", b"<", b"=")):

@@ -444,6 +444,17 @@ extension System {
         while tcsetattr(fd, TCSANOW, &settings) != 0 && errno == EINTR {}
     }
 
+    /// Whether the tty `fd` keeps its queues when a key sends a signal now (NOFLSH set,
+    /// `tcgetattr`). Read right after a key's signal, it tells whether the tty discarded what the
+    /// terminal had not read (another program of the job may have put its own modes back since
+    /// `keepQueuesOnSignalKeys`). A pty cannot tell how much that was: `TIOCOUTQ` on its slave side
+    /// is 0 (measured, Linux 6.x). True when the settings cannot be read.
+    package static func keepsQueuesOnSignalKeys(_ fd: Int32) -> Bool {
+        var settings = termios()
+        guard tcgetattr(fd, &settings) == 0 else { return true }
+        return settings.c_lflag & tcflag_t(NOFLSH) != 0
+    }
+
     /// Bytes waiting to be read on `fd` (`ioctl(FIONREAD)`); 0 when it cannot tell.
     package static func bytesWaiting(_ fd: Int32) -> Int {
         var count: Int32 = 0

@@ -38,6 +38,52 @@ extension FadeRenderer {
         return out
     }
 
+    /// Whether the terminal's cursor, reported at `column` (0-based) right after a key's signal,
+    /// is where everything written leaves it — where the output before the last one left it, with
+    /// `held` (that one was not written yet) — and the tty's echo after it where it landed. A key's
+    /// signal with NOFLSH clear discards what the terminal had not read
+    /// (`docs/terminals.md#the-ttys-echo`); a cursor elsewhere shows that something was. False
+    /// where that place is not known (the column is unknown, or the width).
+    public func outputReached(column: Int, echo: KeyEcho?, held: Bool) -> Bool {
+        let place = held ? (restBefore.column, restBefore.pendingWrap, restBefore.columns)
+                         : (model.column, model.pendingWrap, model.columns)
+        guard let c = place.0, let width = place.2 else { return false }
+        let echoed = echo?.landed == true ? echo?.width ?? 0 : 0
+        // The last column's pending wrap: xterm reports the last column, tmux one past it.
+        if place.1 { return echoed > 0 ? column == echoed : column == width - 1 || column == width }
+        let end = c + echoed
+        if end == width { return column == width - 1 || column == width }
+        return column == (end < width ? end : end - width)
+    }
+
+    /// Ends the run after a key's signal that discarded output the terminal had not read
+    /// (`outputReached` false): nothing more of the text is written — it would land after the
+    /// hole, from a cursor that is not where the renderer believes. A frame may have been cut
+    /// anywhere, so only what lands nowhere is written: the end of a synchronized update, the end
+    /// of typewrite's own hyperlink, the input's own pen (as cat leaves it), and the key's echo
+    /// where the tty did not write it, at the cursor, where cat's would be. A repaint cut after it
+    /// went back leaves the cursor inside cells drawn before: where the cursor's column is known
+    /// (`cursorColumn`, reported after the tty's echo) and the echo does not end in the last
+    /// column, the rest of its row is erased (EL 0; those are the only cells drawn past the
+    /// cursor, as a repaint never leaves its row). Cells left of the cursor that were fading when
+    /// the terminal last read keep the colour they have.
+    package mutating func abandon(echo: KeyEcho?, cursorColumn: Int?, into out: inout [UInt8]) {
+        relocation = nil
+        live.removeAll()
+        out += Array("\u{1B}[?2026l".utf8)
+        if !model.hyperlinkOpen { out += Array("\u{1B}]8;;\u{1B}\\".utf8) }
+        out += Array("\u{1B}[0m".utf8)
+        let written = echo.map { $0.landed ? 0 : $0.width } ?? 0
+        if let column = cursorColumn, let width = model.columns, column + written < width - 1 {
+            out += Array("\u{1B}[K".utf8)
+        }
+        let params = model.pen.render()
+        if !params.isEmpty { out += Array("\u{1B}[0;\(params)m".utf8) }
+        if let echo, !echo.landed { out += echo.bytes }
+        inputEnded = true
+        model.cursorMovedElsewhere()
+    }
+
     /// Finds the anchor again after the tty's `echo` (`LiveRegion.reanchor`).
     mutating func reanchor(afterEcho echo: KeyEcho, into out: inout [UInt8]) -> Bool {
         row.sync(model)
@@ -142,14 +188,19 @@ extension FadeRenderer {
     /// it stood right after a wide cluster or at the second column of a row reached by wrapping
     /// (`docs/terminals.md#resize-and-reflow`): where no place fits the column reported and the
     /// next column would, the cursor is taken to be there and is put back by an absolute move.
-    public mutating func cursorReport(column reported: Int?, into out: inout [UInt8]) {
+    ///
+    /// Without a report (none could be asked, or none came in time), the cells are found where
+    /// that is certain: on a row nothing can have moved, and where the environment names tmux and
+    /// the row record knows the line, at the place tmux's layout gives the cursor (`expectedReport`).
+    public mutating func cursorReport(column answer: Int?, into out: inout [UInt8]) {
         guard let r = relocation else { return }
         relocation = nil
-        if reported == nil && r.keptWithoutReport {
+        if answer == nil && r.keptWithoutReport {
             // No report (none could be asked): where nothing can have moved, the fade goes on.
             keepRow(columns: r.columns, sayingColumn: r.anchor, into: &out)
             return
         }
+        let reported = answer ?? expectedReport(r)
         if let now = reported, !r.lineEnds.isEmpty, var down = row.reflowed(upTo: r.anchor, columns: r.columns, as: .cutsCells)?.cursor.row {
             // The lines before first, the last first: each comes back to the cursor, where the rest
             // starts from. One that cannot be mended leaves the rows of those above it uncertain.
@@ -219,6 +270,17 @@ extension FadeRenderer {
             break
         }
         loseLiveRegion(columns: r.columns, into: &out)
+    }
+
+    /// The column tmux reports after the resize `r`, where the environment names tmux and the row
+    /// record knows every cell of the cursor's logical line: tmux reflows a line as writing wraps
+    /// it (`RowRecord.reflowed`, measured: `docs/terminals.md#resize-and-reflow`) and reports a
+    /// cursor in pending wrap one past the last column. Nil elsewhere: without the report, which
+    /// of keeping and reflowing the terminal did is not known.
+    func expectedReport(_ r: Relocation) -> Int? {
+        guard configuration.reflow == .wrapsWide,
+              let layout = row.reflowed(upTo: r.anchor, columns: r.columns, as: .wrapsWide) else { return nil }
+        return layout.cursor.column
     }
 
     /// What a cursor report after a resize says of the cells still fading.

@@ -31,6 +31,12 @@ protocol TerminalWriter: Sendable {
     /// The bytes that erase a key's echo the tty wrote before the writer's last output reached the
     /// terminal (`FadeRenderer.eraseEcho`); nil when its place is not certain.
     func eraseEcho(_ echo: KeyEcho) -> [UInt8]?
+    /// Whether a cursor report right after a key's signal is where the writer's output left the
+    /// cursor (`FadeRenderer.outputReached`); false when that cannot be told.
+    func outputReached(column: Int, echo: KeyEcho?, held: Bool) -> Bool
+    /// Ends after a key's signal that discarded output the terminal had not read: nothing more of
+    /// the text (`FadeRenderer.abandon`).
+    mutating func abandon(echo: KeyEcho?, cursorColumn: Int?, into out: inout [UInt8])
     /// Settles and resets the pen before the job stops (`FadeRenderer.suspend`).
     mutating func suspend(echo: KeyEcho?, into out: inout [UInt8])
     /// The job continues: the cursor is wherever the shell left it.
@@ -67,6 +73,7 @@ protocol TerminalWriter: Sendable {
 }
 
 extension TerminalWriter {
+    func outputReached(column: Int, echo: KeyEcho?, held: Bool) -> Bool { false }
     var wantsCursorReport: Bool { false }
     mutating func cursorReport(column: Int?, into out: inout [UInt8]) {}
     var wantsKeyboard: Bool { false }

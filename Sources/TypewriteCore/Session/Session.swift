@@ -11,6 +11,12 @@
 package struct Session {
     /// Time between frames, in seconds: at most 60 frames per second.
     package static let framePeriod: Seconds = 1.0 / 60
+    /// Longest the session waits for the cursor report after a resize, from the last resize, in
+    /// seconds: a terminal over ssh or on a loaded machine can take well over 0.5 s to answer
+    /// (tmux under load: 1 resize in 40), and frames wait meanwhile. Past it the cells still
+    /// fading are settled where their place is certain without the report
+    /// (`docs/terminals.md#resize-and-reflow`).
+    package static let cursorReportWait: Seconds = 2.5
     /// What the session may hold for text not yet shown: reading pauses above
     /// `MemoryBudget.heldText` (the bytes and the tokens that describe them: a flood of short
     /// lines costs far more in tokens than in bytes).
@@ -39,6 +45,8 @@ package struct Session {
     private var decodedLineEnd: [UInt8]?
     /// The last byte of decoded text shown so far (nil: none yet, or the input is raw).
     private var lastDecodedByte: UInt8?
+    /// When the last resize that made the writer want a cursor report came (seconds).
+    private var cursorReportSince: Seconds?
 
     /// - Parameter settings: the mode and stages, decided once.
     package init(settings: SessionSettings) {
@@ -115,7 +123,17 @@ package struct Session {
 
     /// When the session next needs `advance(to:)`, in seconds; nil while it waits for events only
     /// (idle costs nothing).
-    package var nextDeadline: Seconds? { nextFrame }
+    package var nextDeadline: Seconds? {
+        guard let due = cursorReportDue else { return nextFrame }
+        return min(nextFrame ?? due, due)
+    }
+
+    /// When the session stops waiting for the cursor report (`cursorReportWait` after the last
+    /// resize); nil when none is awaited.
+    private var cursorReportDue: Seconds? {
+        guard writer?.wantsCursorReport == true else { return nil }
+        return cursorReportSince.map { $0 + Self.cursorReportWait }
+    }
 
     /// Whether everything is done: input ended, all of it shown and settled, every diagnostic
     /// out, and the `--collapse` prompt (if any) over.
@@ -206,6 +224,11 @@ package struct Session {
     /// Lets time pass to `time`: writes the frame that is due, if any.
     package mutating func advance(to time: Seconds, into out: inout SessionOutput) {
         lastTime = max(lastTime, time)
+        if let due = cursorReportDue, time >= due {
+            // No report in time (a terminal that never answers, or far too late): what is certain
+            // without it is settled, and the text goes on.
+            cursorReport(column: nil, into: &out)
+        }
         if let due = nextFrame, time >= due {
             writer?.frame(at: time, into: &out.bytes)
             if writer?.isAnimating == true {
@@ -261,6 +284,32 @@ package struct Session {
     /// landed. Nil when the echo's place is not certain.
     package func eraseEcho(_ echo: KeyEcho) -> [UInt8]? { writer?.eraseEcho(echo) }
 
+    /// Whether a cursor report (`column`, 0-based; nil when none could be had) right after a key's
+    /// signal that the tty sent with NOFLSH clear is where everything written left the cursor —
+    /// `held`: the last output was not written yet — and the tty's `echo` after it where it
+    /// landed. False: the tty discarded output the terminal had not read, and `abandon` ends the
+    /// run (`docs/terminals.md#the-ttys-echo`). True in plain mode (nothing to repair).
+    package func outputReached(cursorColumn column: Int?, echo: KeyEcho?, held: Bool) -> Bool {
+        guard let writer else { return true }
+        guard let column else { return false }
+        return writer.outputReached(column: column, echo: echo, held: held)
+    }
+
+    /// Ends the run after a key's signal that discarded output the terminal had not read: nothing
+    /// more of the text is written (it would land after the hole), only what lands nowhere and the
+    /// key's echo where the tty did not write it (`FadeRenderer.abandon`). Input counts as ended.
+    /// - Parameter cursorColumn: where the terminal reported the cursor (0-based), if it did.
+    package mutating func abandon(echo: KeyEcho?, cursorColumn: Int?, at time: Seconds, into out: inout SessionOutput) -> SignalResponse {
+        lastTime = max(lastTime, time)
+        inputEnded = true
+        nextFrame = nil
+        cursorReportSince = nil
+        writer?.abandon(echo: echo, cursorColumn: cursorColumn, into: &out.bytes)
+        for error in waiting { out.report(error) }
+        waiting.removeAll()
+        return .terminate
+    }
+
     /// What the driver does after a signal the session has seen.
     package enum SignalResponse: Equatable, Sendable {
         /// Nothing more: carry on.
@@ -308,6 +357,7 @@ package struct Session {
     /// `time`, when given, is when the signal came (seconds on the session's clock).
     package mutating func resize(columns: Int?, rows: Int?, at time: Seconds? = nil, into out: inout SessionOutput) {
         writer?.resize(columns: columns, rows: rows, at: time, into: &out.bytes)
+        cursorReportSince = writer?.wantsCursorReport == true ? max(lastTime, time ?? lastTime) : nil
         startFrames(at: lastTime)
     }
 
@@ -320,6 +370,7 @@ package struct Session {
     /// (then the cells still fading stay as they are drawn, and the text goes on settled until a
     /// line feed or carriage return).
     package mutating func cursorReport(column: Int?, into out: inout SessionOutput) {
+        cursorReportSince = nil
         writer?.cursorReport(column: column, into: &out.bytes)
         startFrames(at: lastTime)
     }

@@ -226,6 +226,14 @@ struct CollapsedView: TerminalWriter {
         prompt = .done
     }
 
+    /// The view's rows are drawn by moving the cursor: where the key left it tells nothing
+    /// (`outputReached` is false), so after output was discarded only the renderer's pen and echo
+    /// are written.
+    mutating func abandon(echo: KeyEcho?, cursorColumn: Int?, into out: inout [UInt8]) {
+        renderer.abandon(echo: echo, cursorColumn: nil, into: &out)
+        prompt = .done
+    }
+
     mutating func suspend(echo: KeyEcho?, into out: inout [UInt8]) {
         if prompt == .asking {
             // Stopped from outside (Ctrl-Z is a key in the prompt): end the prompt, then stop.
