@@ -30,8 +30,11 @@ let package = Package(
             swiftSettings: staticStdlib,
             linkerSettings: [.unsafeFlags(["-static-executable", "-use-ld=lld"], .when(platforms: [.linux], configuration: .release))]
         ),
-        .testTarget(name: "TypewriteCoreTests", dependencies: ["TypewriteCore", "TypewriteCLI"]),
+        // The tests' judge: VirtualTerminal, an in-process terminal emulator (its file header says
+        // what it models). In no product; the fuzz package (Tests/Fuzz) compiles the same file.
+        .target(name: "TerminalJudge", dependencies: ["TypewriteCore"], path: "Tests/TerminalJudge"),
+        .testTarget(name: "TypewriteCoreTests", dependencies: ["TypewriteCore", "TypewriteCLI", "TerminalJudge"]),
         // The library as a client sees it: imports TypewriteCore without @testable.
-        .testTarget(name: "TypewriteLibraryTests", dependencies: ["TypewriteCore"]),
+        .testTarget(name: "TypewriteLibraryTests", dependencies: ["TypewriteCore", "TerminalJudge"]),
     ]
 )

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TypewriteCore
+import TerminalJudge
 
 /// The code scanner: each language's roles on small samples (the classes of Pygments 2.x, the
 /// oracle `Scripts/code-colors-check.py` judges by), the rules of their own some languages have,

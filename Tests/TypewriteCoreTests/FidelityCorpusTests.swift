@@ -15,6 +15,7 @@
 import Foundation
 import Testing
 @testable import TypewriteCore
+import TerminalJudge
 @testable import TypewriteCLI
 
 struct FidelityCase: Sendable, CustomTestStringConvertible {

@@ -36,6 +36,7 @@
 import Foundation
 import Testing
 @testable import TypewriteCore
+import TerminalJudge
 
 // MARK: - Stream generator
 

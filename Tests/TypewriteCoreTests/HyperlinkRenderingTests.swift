@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TypewriteCore
+import TerminalJudge
 
 /// OSC 8 hyperlinks in the fade renderer: every character of a link's text carries its
 /// destination and one id per link (so a link split across rows is one link), nothing else

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TypewriteCore
+import TerminalJudge
 
 /// Markdown in the fade renderer: cat's characters in cat's cells, each role in its look once
 /// settled, whatever the pieces, and restyles repainted where the cells still are.

@@ -60,32 +60,43 @@
 // - REP (CSI b) repeats the last printed glyph, capped at width×height; OSC strings are capped at
 //   64 KiB (the rest is dropped, the terminator is still honoured); CSI keeps 64 parameters and clamps
 //   each to 1,000,000.
-// - OSC 0 and 2 set `title`; OSC 8 sets the link (empty URI closes); other OSC are ignored.
+// - OSC 0 and 2 set `title`; OSC 8 sets the link (empty URI closes; "params;URI" when it has
+//   parameters); other OSC are ignored.
 // - Not simplified: DECSTBM scroll regions and origin mode (?6) are honoured by LF/IND/RI/NEL, SU/SD,
 //   IL/DL, CUU/CUD and CUP. `Snapshot` also carries `pendingWrap`, which decides where the next
 //   glyph lands, so "same screen as cat" includes it.
+//
+// One file, one judge: the test support target `TerminalJudge` of the main package (both test
+// targets import it) and the fuzz package (Tests/Fuzz, through the directory link
+// Sources/FuzzSupport/TerminalJudge) compile this same file. `CellWidth` is `package` in
+// TypewriteCore: the main package sees it as it is, the fuzz package (another package, built with
+// -enable-testing) through `@testable`.
 
+#if TYPEWRITE_FUZZ
 @testable import TypewriteCore
+#else
+import TypewriteCore
+#endif
 
-struct VirtualTerminal: Sendable {
+public struct VirtualTerminal: Sendable {
 
     // MARK: - Public value types
 
     /// How BS/CUB behave in pending-wrap state and whether BS reverse-wraps (see file header).
-    enum MarginConvention: Sendable, CaseIterable {
+    public enum MarginConvention: Sendable, CaseIterable {
         /// xterm, VTE, alacritty, pyte: back from pending wrap goes one left of the last column.
         case xterm
         /// kitty, tmux, screen: back from pending wrap stays on the last column; BS reverse-wraps.
         case tmux
     }
 
-    enum Color: Hashable, Sendable, CustomStringConvertible {
+    public enum Color: Hashable, Sendable, CustomStringConvertible {
         case `default`
         /// 0–7 from SGR 30–37/40–47, 8–15 from 90–97/100–107, any from 38;5;n.
         case indexed(UInt8)
         case rgb(UInt8, UInt8, UInt8)
 
-        var description: String {
+        public var description: String {
             switch self {
             case .default: return "default"
             case .indexed(let n): return "\(n)"
@@ -94,22 +105,32 @@ struct VirtualTerminal: Sendable {
         }
     }
 
-    struct Style: Hashable, Sendable, CustomStringConvertible {
-        var fg: Color = .default
-        var bg: Color = .default
-        var underlineColor: Color = .default
-        var bold = false
-        var faint = false
-        var italic = false
+    public struct Style: Hashable, Sendable, CustomStringConvertible {
+        public var fg: Color = .default
+        public var bg: Color = .default
+        public var underlineColor: Color = .default
+        public var bold = false
+        public var faint = false
+        public var italic = false
         /// 0 none, 1 single, 2 double, 3 curly, 4 dotted, 5 dashed (SGR 4:x).
-        var underline = 0
-        var blink = false
-        var reverse = false
-        var conceal = false
-        var strike = false
-        var overline = false
+        public var underline = 0
+        public var blink = false
+        public var reverse = false
+        public var conceal = false
+        public var strike = false
+        public var overline = false
 
-        var description: String {
+        public init(fg: Color = .default, bg: Color = .default, underlineColor: Color = .default,
+                    bold: Bool = false, faint: Bool = false, italic: Bool = false, underline: Int = 0,
+                    blink: Bool = false, reverse: Bool = false, conceal: Bool = false, strike: Bool = false,
+                    overline: Bool = false) {
+            self.fg = fg; self.bg = bg; self.underlineColor = underlineColor
+            self.bold = bold; self.faint = faint; self.italic = italic; self.underline = underline
+            self.blink = blink; self.reverse = reverse; self.conceal = conceal; self.strike = strike
+            self.overline = overline
+        }
+
+        public var description: String {
             var parts: [String] = []
             if fg != .default { parts.append("fg=\(fg)") }
             if bg != .default { parts.append("bg=\(bg)") }
@@ -127,15 +148,19 @@ struct VirtualTerminal: Sendable {
         }
     }
 
-    struct Cell: Equatable, Sendable, CustomStringConvertible {
+    public struct Cell: Equatable, Sendable, CustomStringConvertible {
         /// The glyph plus attached width-0 scalars; "" for the right half of a wide glyph; " " blank.
-        var text: String
-        var style: Style = Style()
-        var link: String? = nil
+        public var text: String
+        public var style: Style = Style()
+        public var link: String? = nil
 
-        static let blank = Cell(text: " ")
+        public init(text: String, style: Style = Style(), link: String? = nil) {
+            self.text = text; self.style = style; self.link = link
+        }
 
-        var description: String {
+        public static let blank = Cell(text: " ")
+
+        public var description: String {
             var s = "\"\(text.unicodeScalars.map { $0.escaped(asASCII: true) }.joined())\" \(style)"
             if let link { s += " link=\(link)" }
             return s
@@ -143,29 +168,29 @@ struct VirtualTerminal: Sendable {
     }
 
     /// Everything a settled-screen comparison needs; compare with `==`, explain with `diff`.
-    struct Snapshot: Equatable, Sendable, CustomStringConvertible {
+    public struct Snapshot: Equatable, Sendable, CustomStringConvertible {
         /// Scrollback + screen, trailing default blanks and trailing empty lines removed.
-        var lines: [[Cell]]
+        public var lines: [[Cell]]
         /// Parallel to `lines`: the line continues on the next one (autowrap happened there).
-        var softWrapped: [Bool]
+        public var softWrapped: [Bool]
         /// Absolute row (scrollback lines + screen row), 0-based.
-        var cursorRow: Int
-        var cursorColumn: Int
-        var pendingWrap: Bool
-        var cursorVisible: Bool
-        var style: Style
-        var link: String?
+        public var cursorRow: Int
+        public var cursorColumn: Int
+        public var pendingWrap: Bool
+        public var cursorVisible: Bool
+        public var style: Style
+        public var link: String?
 
         /// The lines' text joined with "\n".
-        var text: String { lines.map(VirtualTerminal.lineText).joined(separator: "\n") }
+        public var text: String { lines.map(VirtualTerminal.lineText).joined(separator: "\n") }
 
-        var description: String {
+        public var description: String {
             "\(text)\n[cursor \(cursorRow),\(cursorColumn)\(pendingWrap ? " pending-wrap" : "")"
                 + "\(cursorVisible ? "" : " hidden") pen \(style)\(link.map { " link=\($0)" } ?? "")]"
         }
 
         /// The first difference between `self` and `other`, readably; nil when equal.
-        func diff(_ other: Snapshot) -> String? {
+        public func diff(_ other: Snapshot) -> String? {
             if self == other { return nil }
             let count = max(lines.count, other.lines.count)
             for i in 0..<count {
@@ -211,43 +236,46 @@ struct VirtualTerminal: Sendable {
 
     // MARK: - Configuration
 
-    let columns: Int
-    let rows: Int
-    let margin: MarginConvention
-    let scrollbackEnabled: Bool
+    public let columns: Int
+    public let rows: Int
+    public let margin: MarginConvention
+    public let scrollbackEnabled: Bool
     /// Models a pty's OPOST+ONLCR: LF also returns the carriage.
-    let newlineIsCRLF: Bool
+    public let newlineIsCRLF: Bool
     /// Passed to `CellWidth.of`.
-    let ambiguousIsWide: Bool
+    public let ambiguousIsWide: Bool
 
     // MARK: - Observable state
 
     /// The current pen (SGR state).
-    private(set) var style = Style() { didSet { attributesCached = false } }
+    public private(set) var style = Style() { didSet { attributesCached = false } }
     /// The open OSC 8 hyperlink, if any.
-    private(set) var link: String? = nil { didSet { attributesCached = false } }
-    private(set) var cursorColumn = 0
+    public private(set) var link: String? = nil { didSet { attributesCached = false } }
+    public private(set) var cursorColumn = 0
     /// Screen-relative cursor row, 0..<rows.
-    private(set) var screenRow = 0
-    private(set) var pendingWrap = false
-    private(set) var cursorVisible = true
-    private(set) var autowrap = true
-    private(set) var originMode = false
-    private(set) var shiftOut = false
-    private(set) var isAlternateScreen = false
+    public private(set) var screenRow = 0
+    public private(set) var pendingWrap = false
+    /// `.tmux` only: BS at the first column goes to the end of a soft-wrapped row above (tmux,
+    /// kitty from 0.43); false for kitty 0.26, where it stays (`docs/terminals.md#backspace-at-column-0`).
+    public var backspaceReverseWraps = true
+    public private(set) var cursorVisible = true
+    public private(set) var autowrap = true
+    public private(set) var originMode = false
+    public private(set) var shiftOut = false
+    public private(set) var isAlternateScreen = false
     /// Last OSC 0/2 title.
-    private(set) var title: String? = nil
+    public private(set) var title: String? = nil
     /// Scroll region, screen rows, inclusive.
-    private(set) var scrollTop = 0
-    private(set) var scrollBottom: Int
+    public private(set) var scrollTop = 0
+    public private(set) var scrollBottom: Int
 
     /// Absolute cursor row: scrollback lines + screen row.
-    var cursorRow: Int { scrollback.count + screenRow }
-    var scrollbackCount: Int { scrollback.count }
+    public var cursorRow: Int { scrollback.count + screenRow }
+    public var scrollbackCount: Int { scrollback.count }
     /// Scrollback + screen.
-    var lineCount: Int { scrollback.count + screen.count }
+    public var lineCount: Int { scrollback.count + screen.count }
     /// Per line (scrollback + screen): the line was continued by autowrap.
-    var softWrapped: [Bool] { scrollback.map(\.softWrapped) + screen.map(\.softWrapped) }
+    public var softWrapped: [Bool] { scrollback.map(\.softWrapped) + screen.map(\.softWrapped) }
 
     // MARK: - Storage
 
@@ -337,7 +365,7 @@ struct VirtualTerminal: Sendable {
     ///   - scrollback: keep lines scrolled off the top.
     ///   - newlineIsCRLF: LF also does CR (a pty with ONLCR; VT and FF do not).
     ///   - ambiguousIsWide: East Asian Ambiguous characters take 2 cells.
-    init(columns: Int, rows: Int, margin: MarginConvention = .xterm, scrollback: Bool = true,
+    public init(columns: Int, rows: Int, margin: MarginConvention = .xterm, scrollback: Bool = true,
          newlineIsCRLF: Bool = false, ambiguousIsWide: Bool = false) {
         self.columns = max(1, columns)
         self.rows = max(1, rows)
@@ -359,28 +387,28 @@ struct VirtualTerminal: Sendable {
 
     /// Consumes output bytes, one `write()` of them. Under `.xterm` any split point across calls
     /// gives the same result as one call; under `.tmux` a ZWJ joins only within one call.
-    mutating func feed<C: Collection>(_ bytes: C) where C.Element == UInt8 {
+    public mutating func feed<C: Collection>(_ bytes: C) where C.Element == UInt8 {
         for byte in bytes { step(byte) }
         joinerPending = false
     }
 
-    mutating func feed(_ string: String) { feed(string.utf8) }
+    public mutating func feed(_ string: String) { feed(string.utf8) }
 
     // MARK: - Reading the screen
 
     /// The cell at an absolute row (scrollback + screen) and column; blank outside the stored cells.
-    func cell(row: Int, column: Int) -> Cell {
+    public func cell(row: Int, column: Int) -> Cell {
         let line = row < scrollback.count ? scrollback[row] : screen[row - scrollback.count]
         return column < line.cells.count ? makeCell(line.cells[column]) : .blank
     }
 
     /// One line (absolute row), padded with blanks to `columns` cells.
-    func line(_ row: Int) -> [Cell] {
+    public func line(_ row: Int) -> [Cell] {
         (0..<columns).map { cell(row: row, column: $0) }
     }
 
     /// Scrollback + screen rows, each without trailing default blanks, without trailing empty lines.
-    func settledLines() -> [[Cell]] {
+    public func settledLines() -> [[Cell]] {
         var out: [[Cell]] = []
         out.reserveCapacity(lineCount)
         for line in scrollback { out.append(settle(line)) }
@@ -389,7 +417,7 @@ struct VirtualTerminal: Sendable {
         return out
     }
 
-    func snapshot() -> Snapshot {
+    public func snapshot() -> Snapshot {
         let lines = settledLines()
         let wrapped = softWrapped
         return Snapshot(lines: lines, softWrapped: Array(wrapped.prefix(lines.count)),
@@ -398,12 +426,12 @@ struct VirtualTerminal: Sendable {
     }
 
     /// Settled lines' text joined with "\n" (wide continuations contribute nothing).
-    func text() -> String { settledLines().map(Self.lineText).joined(separator: "\n") }
+    public func text() -> String { settledLines().map(Self.lineText).joined(separator: "\n") }
 
     /// The first difference between this terminal's snapshot and `other`; nil when equal.
-    func diff(_ other: Snapshot) -> String? { snapshot().diff(other) }
+    public func diff(_ other: Snapshot) -> String? { snapshot().diff(other) }
 
-    static func lineText(_ line: [Cell]) -> String { line.map(\.text).joined() }
+    public static func lineText(_ line: [Cell]) -> String { line.map(\.text).joined() }
 
     private func makeCell(_ stored: StoredCell) -> Cell {
         let attribute = attributeTable[Int(stored.attribute)]
@@ -617,7 +645,7 @@ struct VirtualTerminal: Sendable {
         }
         if cursorColumn > 0 {
             cursorColumn -= 1
-        } else if margin == .tmux, screenRow > 0, screen[screenRow - 1].softWrapped {
+        } else if margin == .tmux, backspaceReverseWraps, screenRow > 0, screen[screenRow - 1].softWrapped {
             screenRow -= 1
             cursorColumn = columns - 1
         }
@@ -1278,8 +1306,9 @@ struct VirtualTerminal: Sendable {
             title = String(decoding: rest, as: UTF8.self)
         case 8:
             guard let second = rest.firstIndex(of: 0x3B) else { return }
-            let uri = rest[(second + 1)...]
-            link = uri.isEmpty ? nil : String(decoding: uri, as: UTF8.self)
+            let uri = rest[(second + 1)...], parameters = rest[..<second]
+            // With parameters (`id=`), the link is "parameters;URI", so cells of two links differ.
+            link = uri.isEmpty ? nil : String(decoding: parameters.isEmpty ? uri : rest, as: UTF8.self)
         default:
             break
         }
