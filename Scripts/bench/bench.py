@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """typewrite benchmark: every case side by side with cat and pv, in one run, from this repository alone.
 
-    Scripts/bench.sh [--quick] [path/to/typewrite]        # the entry point (installs pv, strace, pyte)
-    python3 Scripts/bench.py --binary PATH [--quick] [--only 1,2,3,4,5,7,8,9,13,14] [--trace-names a,b]
+    Scripts/bench/bench.sh [--quick] [path/to/typewrite]        # the entry point (installs pv, strace, pyte)
+    python3 Scripts/bench/bench.py --binary PATH [--quick] [--only 1,2,3,4,5,7,8,9,13,14] [--trace-names a,b]
 
 Cases (numbered as in the README's performance table; targets in the table):
   1  passthrough throughput, stdout not a tty: 1 GiB of text to /dev/null and through `| cat`, best
@@ -27,7 +27,7 @@ Cases (numbered as in the README's performance table; targets in the table):
      typewrite was idle, waiting for input). p99 on llm-slow-local and on a steady generated stream
      (3 characters every 40 ms)
   9  against pv -qL at the same rate on the same 20 KB text, both to a pty (informational)
-  13 floods on an 80x24 pty through Scripts/ptyscreen.py record, best of two against cat the same
+  13 floods on an 80x24 pty through Scripts/check/ptyscreen.py record, best of two against cat the same
      way: seq 1 1000000, 32 MiB of "ab\n", 100 MiB of 72-character lines, a 50,000-line mix (text, tabs,
      SGR colours, € and 日) and 200,000 CR progress rewrites each exit within 2.0 s of cat's exit with a
      peak RSS (GNU time) of at most 64 MiB; output bytes of seq 1 1000000 at most 1.1x cat's; seq 1 200000
@@ -35,7 +35,7 @@ Cases (numbered as in the README's performance table; targets in the table):
      (ptyscreen frames); fade_coverage on llm-fast.trace at least 0.9; seq 1 100 at --cps 100 --max-lag
      inf takes at least 1.7 s
   14 markdown (also --only markdown): the pathological inputs of cmark's test suite, rebuilt here at its
-     sizes (Scripts/markdown_pathological.py), each
+     sizes (Scripts/lib/markdown_pathological.py), each
      `--markdown=always --animate=always --cps 1e9 < f > /dev/null` against the same with
      --markdown=never (COLUMNS=80, 24-bit colour): CPU (user + system, wait4) at most 2x plain + 1 s, best
      of 2; the highlighter's CPU per million characters (markdown minus plain) on Tests/markdown's
@@ -45,13 +45,13 @@ Cases (numbered as in the README's performance table; targets in the table):
 
 Only the standard library plus pyte and wcwidth (for the terminal model of cases 4, 8 and 13), and pv,
 strace and GNU time as commands (bench.sh installs them). Everything else it reads is in this
-repository: the traces in Tests/traces, Scripts/ptyscreen.py, the answers in Tests/markdown.
+repository: the traces in Tests/traces, Scripts/check/ptyscreen.py, the answers in Tests/markdown.
 Benchmarks, not unit tests: the machine is noisy, so read the ratios; the header shows the load.
 """
 import argparse, collections, concurrent.futures, fcntl, json, math, os, random, select, shutil, signal, statistics
 import struct, subprocess, sys, termios, threading, time, unicodedata
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
 from markdown_pathological import pathological_markdown  # noqa: E402
 
 FRAME = 1 / 60
@@ -347,7 +347,7 @@ def run_pty(argv, env, schedule=None, stdin_path=None, feeder=None, cols=80, row
 
 
 # ---------------------------------------------------------------------------------------------
-# Terminal model for case 4 (pyte; the same corrections as Scripts/ptyscreen.py, docs/terminals.md)
+# Terminal model for case 4 (pyte; the same corrections as Scripts/check/ptyscreen.py, docs/terminals.md)
 
 def _pyte():
     import pyte
@@ -1039,8 +1039,8 @@ class Bench:
                 "200,000 \\r rewrites": make("progress-200k", progress), "seq 1 200000": make("seq-200k", seq(200000))}
 
     def ptyscreen(self, mode, path, argv, *extra, timeout=180, source="--bin"):
-        """Scripts/ptyscreen.py MODE on `path` (a file, or a trace with source="--trace"): its JSON summary."""
-        tool = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ptyscreen.py")
+        """Scripts/check/ptyscreen.py MODE on `path` (a file, or a trace with source="--trace"): its JSON summary."""
+        tool = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "check", "ptyscreen.py")
         r = subprocess.run([sys.executable, tool, mode, *extra, source, path, "--timeout", str(timeout), "--", *argv],
                            capture_output=True, text=True)
         try:
@@ -1130,7 +1130,7 @@ class Bench:
         log("[14] markdown: pathological inputs, cost per character, restyles")
         d = os.path.join(self.work, "markdown")
         os.makedirs(d, exist_ok=True)
-        repo = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+        repo = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
         answers = [json.loads(l)["text"] for l in open(os.path.join(repo, "Tests", "markdown", "answers.jsonl"),
                                                       encoding="utf-8") if l.strip()]
         supported = self.markdown_supported()
@@ -1303,12 +1303,12 @@ class Bench:
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     ap = argparse.ArgumentParser(description="typewrite benchmark")
-    ap.add_argument("--binary", default=os.path.join(here, "..", ".build", "release", "typewrite"))
+    ap.add_argument("--binary", default=os.path.join(here, "..", "..", ".build", "release", "typewrite"))
     ap.add_argument("--quick", action="store_true", help="fewer runs, smaller inputs (about a minute)")
     ap.add_argument("--only", help="comma-separated case numbers to run: 1,2,3,4,5,7,8,9,13,14 (4 also gives 5-CPU, 6, 8; "
                     "markdown = 14)")
     ap.add_argument("--trace-names", help="comma-separated trace names for case 4 (default: all; --quick: three)")
-    ap.add_argument("--traces", default=os.path.join(here, "..", "Tests", "traces"), help="folder of .trace files")
+    ap.add_argument("--traces", default=os.path.join(here, "..", "..", "Tests", "traces"), help="folder of .trace files")
     ap.add_argument("--workdir", default="/tmp/typewrite-bench")
     a = ap.parse_args()
     if not os.access(a.binary, os.X_OK):

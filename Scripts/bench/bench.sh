@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# typewrite benchmark (case 13: floods; 14: markdown): Scripts/bench.sh [--quick] [--only=1,2,…] [--trace-names=a,b] [path/to/typewrite]
+# typewrite benchmark (case 13: floods; 14: markdown): Scripts/bench/bench.sh [--quick] [--only=1,2,…] [--trace-names=a,b] [path/to/typewrite]
 # Without a path it builds `swift build -c release` and measures .build/release/typewrite.
 # Runs from this repository alone: the traces are in Tests/traces, the pty and screen tool is
-# Scripts/ptyscreen.py. Installs pv, strace and GNU time (Debian) and pyte + wcwidth (pip) when missing.
+# Scripts/check/ptyscreen.py. Installs pv, strace and GNU time (Debian) and pyte + wcwidth (pip) when missing.
 # Prints a markdown table (case | typewrite | cat | pv | ratio | target | result) on stdout, progress
 # on stderr; exits 1 when a target is missed. Work files (1 GiB of text, …) go to /tmp/typewrite-bench.
 # Full run: about 6 minutes on 2 cores (case 14 alone, --only=markdown: about 1 minute); --quick: about 1.5 minutes. Timing cases are noisy on a busy machine.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-repo=$(dirname "$here")
+repo=$(dirname "$(dirname "$here")")
 args=() binary=
 for a in "$@"; do
     case $a in

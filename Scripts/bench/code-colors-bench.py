@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """code-colors-bench: what syntax colours in fenced code cost, against the same bytes untagged.
 
-  Scripts/code-colors-bench.py [--runs 3] [--mib 10] [--quick] [--instructions] [BIN]
+  Scripts/bench/code-colors-bench.py [--runs 3] [--mib 10] [--quick] [--instructions] [BIN]
 
 For each input it runs `BIN --animate=always --cps 1e9 --markdown=always < f > /dev/null`
 (COLUMNS=80, TERM=xterm-256color, COLORTERM=truecolor) on the input fenced as its language and
@@ -21,7 +21,7 @@ Prints one JSON object; exit 0 when every ratio meets its target.
 """
 import argparse, glob, json, os, re, resource, shutil, subprocess, sys, tempfile, time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FENCE = re.compile(r"^ {0,3}```(\w*)[^\n]*\n(.*?)^ {0,3}```[ \t]*$", re.M | re.S)
 
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """code-colors-check: syntax colours inside fenced code blocks, judged against Pygments.
 
-  Scripts/code-colors-check.py [--short] [--split held|tune|all] [--mode 24bit|256|both]
+  Scripts/check/code-colors-check.py [--short] [--split held|tune|all] [--mode 24bit|256|both]
                                [--direct] [--jobs 2] [--seed 7] [--verbose] [BIN]
 
 Runs BIN (default .build/release/typewrite) as `BIN --markdown=always` with stdout on an 80x24
@@ -48,14 +48,14 @@ Thresholds (exit 0 when all pass): agreement >= 0.95 on answers and >= 0.90 on f
 chunking and pause.  --short judges a few inputs per language (CI); --split chooses the held-out
 inputs (default), those used to tune the tables, or both; --answers FILE judges other answers
 (repeatable; no code files then).  --direct skips the terminal: it builds
-Scripts/markdown-spans with the highlighter's sources and judges the roles it reports (fast, for
+Scripts/check/markdown-spans with the highlighter's sources and judges the roles it reports (fast, for
 tuning; no colour modes, palette or pause checks).  --verbose lists the commonest disagreements.
 Needs python3 with pyte, wcwidth and pygments (pip install pyte wcwidth pygments).
 """
 import argparse, collections, json, os, random, re, subprocess, sys, tempfile, threading, time, unicodedata
 from concurrent.futures import ThreadPoolExecutor
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "e2e"))
 
 try:
@@ -328,7 +328,7 @@ def build_spans(tmp):
     for folder in ("Markdown", "Code"):
         d = os.path.join(ROOT, "Sources", "TypewriteCore", folder)
         srcs += sorted(os.path.join(d, f) for f in os.listdir(d) if f.endswith(".swift"))
-    subprocess.run(["swiftc", "-O", *srcs, os.path.join(ROOT, "Scripts", "markdown-spans", "main.swift"), "-o", exe],
+    subprocess.run(["swiftc", "-O", *srcs, os.path.join(ROOT, "Scripts", "check", "markdown-spans", "main.swift"), "-o", exe],
                    check=True)
     return exe
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """emulator-actions: does typewrite leave what cat leaves in real emulators while the user acts?
 
-The real-emulator counterpart of Scripts/tmux-check.py: the user presses Ctrl-C or resizes the
+The real-emulator counterpart of Scripts/check/tmux-check.py: the user presses Ctrl-C or resizes the
 window while text streams in, in xterm or kitty on a private X server, and the screen is judged from
 the emulator's own cells (text and SGR attributes), not from a screenshot.
 
@@ -102,7 +102,7 @@ import tempfile
 import time
 import unicodedata
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
 from feeder import feed_main, load_trace, read_feed_log, write_trace  # noqa: E402
 from sgrcells import (DEFAULT, apply_sgr, describe_style, invisible, row_text,  # noqa: E402
                       styles_of)
@@ -1171,7 +1171,7 @@ def main(argv=None):
             return 2
     opts.bin_given = opts.bin is not None
     if opts.bin is None:
-        opts.bin = os.path.join(os.path.dirname(HERE), ".build", "release", "typewrite")
+        opts.bin = os.path.join(os.path.dirname(os.path.dirname(HERE)), ".build", "release", "typewrite")
     resolved = shutil.which(opts.bin) if os.sep not in opts.bin else opts.bin
     if (opts.command != "replay" or opts.bin_given) and (not resolved or not os.access(resolved, os.X_OK)):
         print("emulator-actions: %s is not an executable" % opts.bin, file=sys.stderr)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Group the shrunk reproductions of Scripts/fidelity.sh (repros.txt: "COUNT [kinds] width … | chunks")
+"""Group the shrunk reproductions of Scripts/check/fidelity.sh (repros.txt: "COUNT [kinds] width … | chunks")
 by the bug they show, so a long run reads as a handful of causes. The classes are the causes the
 fidelity work found in FadeRenderer, Tokenizer and GraphicRendition (November 2026); a class that
 has been fixed simply stops appearing, and anything new is "unclassified" and needs a look (shrunk

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Cross-check typewrite against other terminal models (pyte via Scripts/ptyscreen.py, tmux via
-Scripts/tmuxscreen.sh).
+"""Cross-check typewrite against other terminal models (pyte via Scripts/check/ptyscreen.py, tmux via
+Scripts/check/tmuxscreen.sh).
 
-Used by Scripts/fidelity.sh; runs its jobs in parallel and prints one summary line per kind.
+Used by Scripts/check/fidelity.sh; runs its jobs in parallel and prints one summary line per kind.
 
   fidelity-crosscheck.py --bin .build/release/typewrite --out DIR \
       [--streams DIR_WITH_manifest.tsv] [--corpus DIR] [--traces DIR] [--widths 80,79,40] \
@@ -16,7 +16,7 @@ import argparse, concurrent.futures, glob, json, os, shlex, subprocess, sys, tim
 HERE = os.path.dirname(os.path.abspath(__file__))
 PTYSCREEN = os.path.join(HERE, "ptyscreen.py")
 TMUXSCREEN = os.path.join(HERE, "tmuxscreen.sh")
-PLAY = os.path.join(os.path.dirname(HERE), "Tests", "traces", "play.py")
+PLAY = os.path.join(os.path.dirname(os.path.dirname(HERE)), "Tests", "traces", "play.py")
 
 
 def depth_args(depth):

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Terminal fidelity, the long run:
-#   Scripts/fidelity.sh [--quick] [--skip-tests] [--skip-crosscheck]
+#   Scripts/check/fidelity.sh [--quick] [--skip-tests] [--skip-crosscheck]
 #
 # 1. The fidelity corpus and the randomized streams in an optimized build:
 #    TYPEWRITE_FIDELITY_STREAMS (default 10000) streams, TYPEWRITE_FIDELITY_FUZZ (default 100000)
@@ -9,11 +9,11 @@
 #    release build with -static-stdlib, which the test bundle cannot), it falls back to the debug
 #    configuration compiled with -O in .build/fidelity-opt.
 # 2. Real emulators against the release binary .build/release/typewrite:
-#    - pyte (Scripts/ptyscreen.py compare): PYTE_STREAMS (default 300) generated streams,
+#    - pyte (Scripts/check/ptyscreen.py compare): PYTE_STREAMS (default 300) generated streams,
 #      VT/FF included, CAN/SUB/C1 left out (pyte drops text after them), `--bin FILE --chunk N --delay-ms D` at each stream's width, speed, fade and
 #      colour depth; every corpus case at its widths; every trace in Tests/traces at 80, 79 and 40
 #      columns (`--trace`, real timing; TRACE_SPEED to compress).
-#    - tmux (Scripts/tmuxscreen.sh): every trace at 80, 79 and 40 columns, fed by
+#    - tmux (Scripts/check/tmuxscreen.sh): every trace at 80, 79 and 40 columns, fed by
 #      `Tests/traces/play.py --speed 4`.
 #    Needs pyte and wcwidth (pip install pyte wcwidth) and tmux (Debian package tmux); both are
 #    installed here when missing, and the cross-checks stop with one line saying which is missing
@@ -24,7 +24,7 @@
 # --quick: 1000 streams, 10000 fuzz inputs, 40 pyte streams, traces at 80 columns only.
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-repo=$(dirname "$here")
+repo=$(dirname "$(dirname "$here")")
 out=${FIDELITY_OUT:-/tmp/typewrite-fidelity}
 jobs=${JOBS:-2}
 streams=${TYPEWRITE_FIDELITY_STREAMS:-10000}
@@ -80,7 +80,7 @@ if [ $run_tests = 1 ]; then
     summary+=("random streams: $s_run run, $s_fail failed (both margin conventions; shrunk reproductions in $out/repros.txt)")
     summary+=("fuzz inputs:    $f_run run, $f_fail failed")
     if [ -s "$out/repros.txt" ]; then
-        summary+=("failures by cause (Scripts/fidelity-classify.py):")
+        summary+=("failures by cause (Scripts/check/fidelity-classify.py):")
         while IFS= read -r line; do summary+=("  $line"); done < <(python3 "$here/fidelity-classify.py" "$out/repros.txt")
     fi
     summary+=("corpus:         $corpus_cases cases, issues recorded for $(grep -E "^✘ Test \"the settled screen" "$out/tests.log" | grep "argument c" | sed -E 's/.*argument c → (.*) at Fidelity.*/\1/' | sort -u | wc -l) (log $out/tests.log)")

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The library as a dependency, the way a new user meets it, with the README's lines as written:
-#   Scripts/library-check.sh [COMMIT]    (default: HEAD)
+#   Scripts/check/library-check.sh [COMMIT]    (default: HEAD)
 # Clones the repository at COMMIT into a temporary folder as the branch `main` (no tags: a fresh
 # clone has none), makes two fresh packages whose Package.swift carries the README's dependency
 # line from "Use it from Swift" unchanged except for the clone's file:// URL in place of
@@ -12,18 +12,18 @@
 #   2. snapshots 0.4 s apart in a pty settle to cat of the last snapshot when they grow, when the
 #      end of the row is replaced, and when a row above the cursor is replaced; through a pipe,
 #      growing snapshots give exactly the last one;
-#   3. the library's contracts (Scripts/library-contract/main.swift, in a third fresh package on the
+#   3. the library's contracts (Scripts/check/library-contract/main.swift, in a third fresh package on the
 #      same dependency line): cancel() ends stream(_:) within 1 s for an endless source (a chunk every
 #      10 ms) and a silent one (one chunk, then nothing); stream(_:) with maximumLag = .infinity from a
 #      source that always has 64 KiB ready holds at most 64 MiB after 5 s; 200 MiB through write(_:)
 #      with default settings on a terminal output peaks at most 64 MiB and settles within 60 s;
 #   4. FadeRenderer, Session, SessionOutput, Tokenizer, TokenQueue and ByteStore are not visible to
-#      a client (Scripts/library-contract/hidden.swift.txt does not compile, naming each).
+#      a client (Scripts/check/library-contract/hidden.swift.txt does not compile, naming each).
 # Needs git, swift, and python3 with pyte and wcwidth (pip install pyte wcwidth). Takes a few
 # minutes (two release builds). Exits 1 when a check fails, 2 when something it needs is missing.
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-repo=$(dirname "$here")
+repo=$(dirname "$(dirname "$here")")
 python3 -c 'import pyte, wcwidth' 2>/dev/null ||
     { echo "library-check.sh: python3 needs pyte and wcwidth (pip install pyte wcwidth)" >&2; exit 2; }
 commit=${1:-HEAD}
@@ -50,7 +50,7 @@ if len(programs) < 2:
     sys.exit("library-check.sh: the README should have two programs that make a Typewriter")
 programs = programs[:2]
 print("dependency: " + deps[0])
-here = os.path.dirname(readme) + "/Scripts/library-contract"
+here = os.path.dirname(readme) + "/Scripts/check/library-contract"
 programs.append(open(here + "/main.swift").read())
 for name, source in zip(["deltas", "snapshots", "contract"], programs):
     os.makedirs(f"{root}/{name}/Sources/{name}")
@@ -109,7 +109,7 @@ report $? "contract: cancel() ends stream(_:) within 1 s for a silent source ($(
 report $? "contract: strict pacing from a source always ready holds at most 64 MiB after 5 s ($(cat "$root/c3.json"))"
 "$C" write-flood > "$root/c4.json"; holds "$root/c4.json" 'd["peak_rss_mib"] <= 64 and d["settled_after_s"] <= 60'
 report $? "contract: 200 MiB through write(_:) peaks at most 64 MiB and settles within 60 s ($(cat "$root/c4.json"))"
-cp "$repo/Scripts/library-contract/hidden.swift.txt" "$root/contract/Sources/contract/hidden.swift"
+cp "$repo/Scripts/check/library-contract/hidden.swift.txt" "$root/contract/Sources/contract/hidden.swift"
 (cd "$root/contract" && swift build -c release > hidden.log 2>&1)
 missing=0
 for t in FadeRenderer Session SessionOutput Tokenizer TokenQueue ByteStore; do

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """markdown-links-check: the markdown highlighter's links against cmark-gfm's, on real answers.
 
-  Scripts/markdown-links-check.py [--answers FILE.jsonl ...] [--seeds 3] [--verbose]
+  Scripts/check/markdown-links-check.py [--answers FILE.jsonl ...] [--seeds 3] [--verbose]
 
-Builds Scripts/markdown-spans (with the highlighter's sources, which need only the standard
+Builds Scripts/check/markdown-spans (with the highlighter's sources, which need only the standard
 library) into a temporary directory and asks it for each answer's settled links (`--links`), fed
 whole and in random pieces of 1 to 40 bytes (one run per seed). Compares them with the `<a href>`
 elements cmark-gfm writes for the answer with the GFM extensions (autolink, table,
@@ -17,7 +17,7 @@ splitting settles differently. Default answers: Tests/markdown/answers*.jsonl.
 """
 import argparse, collections, glob, html, json, os, re, subprocess, sys, tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HREF = re.compile(r'<a href="([^"]*)"[^>]*>(.*?)</a>', re.S)
 
 
@@ -25,7 +25,7 @@ def build(tmp):
     exe = os.path.join(tmp, "markdown-spans")
     srcdir = os.path.join(ROOT, "Sources", "TypewriteCore", "Markdown")
     srcs = sorted(os.path.join(srcdir, f) for f in os.listdir(srcdir) if f.endswith(".swift"))
-    subprocess.run(["swiftc", "-O", *srcs, os.path.join(ROOT, "Scripts", "markdown-spans", "main.swift"),
+    subprocess.run(["swiftc", "-O", *srcs, os.path.join(ROOT, "Scripts", "check", "markdown-spans", "main.swift"),
                     "-o", exe], check=True)
     return exe
 

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """markdown-oracle-check: the markdown highlighter's settled styles against an oracle, per role.
 
-  Scripts/markdown-oracle-check.py [--answers FILE.jsonl] [--oracle DIR] [--seeds 3] [--verbose]
-  Scripts/markdown-oracle-check.py --bench [--answers FILE.jsonl]
+  Scripts/check/markdown-oracle-check.py [--answers FILE.jsonl] [--oracle DIR] [--seeds 3] [--verbose]
+  Scripts/check/markdown-oracle-check.py --bench [--answers FILE.jsonl]
 
-Builds Scripts/markdown-spans (with the highlighter's and the code scanner's sources, which need
+Builds Scripts/check/markdown-spans (with the highlighter's and the code scanner's sources, which need
 only the standard library) into a temporary directory, feeds it each answer (JSON lines with "text") whole and in
 random pieces of 1 to 40 bytes, and compares every non-blank source byte's roles with those of
 mdoracle.py (CommonMark 0.31.2 + GFM spans in source bytes; needs `pip install marko==2.2.4`),
@@ -15,14 +15,14 @@ every splitting settled to the same styles as the whole answer, and restyled byt
 characters when streamed in pieces.
 
 --bench prints the highlighter's cost per byte on the answers (fed in pieces of 1 to 40 bytes, and
-in 64 KiB reads) and its time on each pathological input of Scripts/markdown_pathological.py
+in 64 KiB reads) and its time on each pathological input of Scripts/lib/markdown_pathological.py
 (cmark's list, 30,000 repetitions, fed in pieces of 1 to 40 bytes and in 64 KiB reads) and at twice the repetitions
 (linear time: seconds in proportion to bytes).
 """
 import argparse, collections, json, os, subprocess, sys, tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "Scripts"))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "Scripts", "lib"))
 from markdown_pathological import pathological_markdown  # noqa: E402
 MARKERS = {"delimiter", "heading-marker", "list-marker", "quote-marker", "code-fence", "table-pipe",
            "thematic-break", "link-dest"}
@@ -40,7 +40,7 @@ def build(tmp):
     for folder in ("Markdown", "Code"):  # the highlighter and the code scanner it runs in fences
         srcdir = os.path.join(ROOT, "Sources", "TypewriteCore", folder)
         srcs += sorted(os.path.join(srcdir, f) for f in os.listdir(srcdir) if f.endswith(".swift"))
-    subprocess.run(["swiftc", "-O", *srcs, os.path.join(ROOT, "Scripts", "markdown-spans", "main.swift"),
+    subprocess.run(["swiftc", "-O", *srcs, os.path.join(ROOT, "Scripts", "check", "markdown-spans", "main.swift"),
                     "-o", exe], check=True)
     return exe
 

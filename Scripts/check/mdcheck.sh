@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Markdown highlighting, judged in one command: Scripts/mdcheck.sh [--limit=N] [--verbose] [--seed=N] [BIN]
+# Markdown highlighting, judged in one command: Scripts/check/mdcheck.sh [--limit=N] [--verbose] [--seed=N] [BIN]
 # BIN (default .build/release/typewrite, which must exist: build it with `swift build -c release`)
 # runs as `BIN --markdown=always` on an 80x24 pty under mdcheck.py: the 120 real answers of
 # Tests/markdown/answers.jsonl, each streamed in two random splittings, then CommonMark 0.31.2's
@@ -15,7 +15,7 @@
 # PYTHON (default python3); JOBS, answers judged at once (default 2).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-repo=$(dirname "$here")
+repo=$(dirname "$(dirname "$here")")
 opts=() bin=
 for a in "$@"; do
     case $a in

@@ -89,7 +89,7 @@ import tempfile
 import threading
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
 from feeder import feed_main, load_trace, read_feed_log, write_trace  # noqa: E402
 from sgrcells import (DEFAULT, apply_sgr, describe_style, invisible, row_text,  # noqa: E402
                       styles_of)
@@ -445,7 +445,7 @@ def builtin_inputs(cols):
 
 
 def copied_inputs():
-    """The recorded traces in Scripts/tmux-check/inputs (see its README): name -> (chunks, speed,
+    """The recorded traces in Scripts/check/tmux-check/inputs (see its README): name -> (chunks, speed,
     resize_ok). Speeds keep each under about five seconds; inputs with CR or cursor motion are not
     used for resize (where a CR lands after a reflow depends on timing, even for cat)."""
     plan = {"llm-fast": (1.0, True), "llm-multilingual": (4.0, True), "llm-code": (2.5, True),
@@ -1766,7 +1766,7 @@ def main(argv=None):
     if opts.args is None:
         opts.args = ""
     if opts.bin is None:
-        opts.bin = os.path.join(os.path.dirname(HERE), ".build", "release", "typewrite")
+        opts.bin = os.path.join(os.path.dirname(os.path.dirname(HERE)), ".build", "release", "typewrite")
     resolved = shutil.which(opts.bin) if os.sep not in opts.bin else opts.bin
     if not resolved or not os.access(resolved, os.X_OK):
         print("tmux-check: %s is not an executable" % opts.bin, file=sys.stderr)

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# Scripts/tmux-disagreements.sh [BINARY]: the inputs where terminals disagree (a ZWJ before a
+# Scripts/check/tmux-disagreements.sh [BINARY]: the inputs where terminals disagree (a ZWJ before a
 # control or an escape sequence, a cluster continued in a later read, malformed colours, C0 inside
 # sequences, DEL), each unsplit and split into reads 20 ms apart (at the commas), through BINARY
-# (default .build/release/typewrite) and cat in tmux, compared by Scripts/tmuxscreen.sh (needs tmux).
+# (default .build/release/typewrite) and cat in tmux, compared by Scripts/check/tmuxscreen.sh (needs tmux).
 # Prints one line per input; exit 0 when all are identical. MORE=1 also runs more members of each class.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 bin=$(realpath -m "${1:-.build/release/typewrite}")
-check=Scripts/tmuxscreen.sh
+check=Scripts/check/tmuxscreen.sh
 command -v tmux >/dev/null || { echo "tmux-disagreements.sh: tmux not found (Debian: apt-get install tmux)" >&2; exit 2; }
 [ -x "$bin" ] || { echo "tmux-disagreements.sh: no executable at $bin (swift build -c release)" >&2; exit 2; }
 feed=$(mktemp)

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Scripts/tmuxscreen.sh INPUT COLS ROWS -- CMD [ARG...]
+# Scripts/check/tmuxscreen.sh INPUT COLS ROWS -- CMD [ARG...]
 # Runs `CMD < INPUT` and `cat < INPUT`, each in its own tmux pane of COLS x ROWS on a private tmux
 # server, waits for both to finish, and compares everything tmux holds for the panes (scrollback
 # and screen, with colours and attributes: `capture-pane -p -e -S - -E -`). tmux is the other half
 # of the terminals at the margin (docs/terminals.md#pending-wrap), so this complements the pyte
-# model of Scripts/ptyscreen.py. With FEED set, the input comes from that command line instead of
+# model of Scripts/check/ptyscreen.py. With FEED set, the input comes from that command line instead of
 # INPUT (FEED="python3 Tests/traces/play.py --speed 4 Tests/traces/llm-fast.trace" keeps a trace's
 # timing). Prints "identical (N lines; rc S)" and exits 0, or prints the start of a unified diff,
 # keeps both captures in a folder it names, and exits 1. Needs tmux (Debian package `tmux`);

@@ -6,7 +6,7 @@ which is not part of this repository: give its path with --xcheck PATH or XCHECK
 the script stops with one line saying so. It needs, on Debian: xvfb xterm stterm rxvt-unicode
 x11-apps x11-utils xdotool imagemagick fonts-dejavu-core kitty alacritty libgl1-mesa-dri screen.
 
-  Scripts/xcheck-all.py [--xcheck PATH] [--bin .build/release/typewrite] [--out DIR] [--jobs 2] [--speed 4]
+  Scripts/check/xcheck-all.py [--xcheck PATH] [--bin .build/release/typewrite] [--out DIR] [--jobs 2] [--speed 4]
                         [--traces DIR] [--only SUBSTRING] [--terms xterm,urxvt,...]
                         [--corpus DIR] [--corpus-terms xterm,kitty] [--no-traces]
                         [--markdown DIR] [--markdown-terms xterm,kitty,alacritty,urxvt]
@@ -24,7 +24,7 @@ the answer with each run in its final style): `typewrite --markdown=always` is c
 the reference, in --markdown-terms, dark and light.
 
 Every run whose screenshot differs from cat's is classified by re-running the reference through
-Scripts/rechunk.py (the same bytes written in N-byte pieces DELAY seconds apart, for each
+Scripts/check/rechunk.py (the same bytes written in N-byte pieces DELAY seconds apart, for each
 --rechunk N:DELAY in turn until one matches):
   identical  the two screenshots (and, in screen, the hardcopy text) are equal;
   artefact   a rechunked cat paints exactly typewrite's picture; or it differs from cat in every cell
@@ -44,7 +44,7 @@ import argparse, concurrent.futures, glob, json, os, shlex, shutil, subprocess, 
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RECHUNK = os.path.join(HERE, "rechunk.py")
-TRACES = os.path.join(os.path.dirname(HERE), "Tests", "traces")
+TRACES = os.path.join(os.path.dirname(os.path.dirname(HERE)), "Tests", "traces")
 PLAY = os.path.join(TRACES, "play.py")
 TERMS = ["xterm", "urxvt", "st", "kitty", "alacritty", "screen"]
 WIRE = {"openai-sse": "sse", "anthropic-sse": "sse", "openai-responses-sse": "sse", "gemini-sse": "sse",
@@ -227,7 +227,7 @@ def main():
         return 0
     here = os.path.dirname(os.path.abspath(__file__))
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--bin", default=os.path.join(os.path.dirname(here), ".build", "release", "typewrite"))
+    ap.add_argument("--bin", default=os.path.join(os.path.dirname(os.path.dirname(here)), ".build", "release", "typewrite"))
     ap.add_argument("--out", default="/tmp/typewrite-xcheck")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--speed", type=float, default=4.0, help="trace time compression (play.py --speed)")

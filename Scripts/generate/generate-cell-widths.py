@@ -3,7 +3,7 @@
 
 Usage (from the repository root):
 
-    python3 Scripts/generate-cell-widths.py [UCD_DIR] [-o OUTPUT] [--stats]
+    python3 Scripts/generate/generate-cell-widths.py [UCD_DIR] [-o OUTPUT] [--stats]
 
 UCD_DIR defaults to /usr/share/unicode (Debian package `unicode-data`). OUTPUT defaults to
 Sources/TypewriteCore/Unicode/CellWidthTable.swift next to this script; `-o -` writes to stdout.
@@ -274,7 +274,7 @@ def render(stage1, stage2, used, versions, ucd):
         "// Unicode %s cell-width classes, generated from the Unicode Character Database" % version,
         "// (%s) by:" % files,
         "//",
-        "//     python3 Scripts/generate-cell-widths.py %s" % ucd,
+        "//     python3 Scripts/generate/generate-cell-widths.py %s" % ucd,
         "//",
         "// The rules are documented on `CellWidth` (CellWidth.swift) and in the generator.",
         "",
@@ -308,7 +308,7 @@ def render(stage1, stage2, used, versions, ucd):
 
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
-    default_out = os.path.join(here, "..", "Sources", "TypewriteCore", "Unicode", "CellWidthTable.swift")
+    default_out = os.path.join(here, "..", "..", "Sources", "TypewriteCore", "Unicode", "CellWidthTable.swift")
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("ucd", nargs="?", default="/usr/share/unicode",
                         help="directory of the Unicode Character Database (default: %(default)s)")

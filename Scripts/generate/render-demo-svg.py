@@ -4,13 +4,13 @@
 Regenerate (from the repository root; needs python3 and pyte: `pip install pyte`):
 
     swift build -c release
-    python3 Scripts/render-demo-svg.py --record .build/release/typewrite docs/demo.svg
+    python3 Scripts/generate/render-demo-svg.py --record .build/release/typewrite docs/demo.svg
 
 That runs `typewrite --demo` in an 80-column pseudo-terminal (TERM=xterm-256color,
 COLORTERM=truecolor), records every write with its time, replays the bytes through pyte (a
 terminal emulator) and draws the screen every 1/FPS s as one frame. A recording made elsewhere,
 in the same JSON-lines format ({"t": seconds, "hex": bytes}) that
-`python3 Scripts/ptyscreen.py record --save FILE -- typewrite --demo` writes, can be rendered with
+`python3 Scripts/check/ptyscreen.py record --save FILE -- typewrite --demo` writes, can be rendered with
 `--recording FILE` instead of `--record`.
 
 The SVG is a strip of frames moved by one CSS animation with step timing (no script, so it plays

@@ -1,6 +1,6 @@
 """feeder: writes a trace into standard output in timed writes and logs each one.
 
-Shared by Scripts/tmux-check.py and Scripts/emulator-actions.py, whose `_feed` subcommand runs it
+Shared by Scripts/check/tmux-check.py and Scripts/check/emulator-actions.py, whose `_feed` subcommand runs it
 inside the terminal under test, so the judge knows which prefixes the program can have received.
 A trace is JSON lines {"delay_ms": N, "hex": "..."}: one write(2) each, N ms after the last (the
 format of Tests/traces). Standard library only."""

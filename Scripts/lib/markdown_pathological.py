@@ -1,7 +1,7 @@
 """The pathological markdown inputs of cmark's test suite (github.com/commonmark/cmark,
 test/pathological_tests.py: shapes that make a naive parser quadratic), rebuilt here: the
-benchmark (Scripts/bench.py, case 14) and Scripts/markdown-oracle-check.py --bench time the
-highlighter on them. `python3 Scripts/markdown_pathological.py DIR [FACTOR]` writes them to DIR."""
+benchmark (Scripts/bench/bench.py, case 14) and Scripts/check/markdown-oracle-check.py --bench time the
+highlighter on them. `python3 Scripts/lib/markdown_pathological.py DIR [FACTOR]` writes them to DIR."""
 import os
 import sys
 

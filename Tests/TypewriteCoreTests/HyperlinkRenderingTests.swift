@@ -108,7 +108,7 @@ struct HyperlinkRenderingTests {
     }
 
     /// TYPEWRITE_MARKDOWN_DUMP=DIR also writes each as md-5NN.trace and md-5NN.ref (the linked
-    /// reference), for `Scripts/xcheck-all.py --markdown DIR` in real emulators.
+    /// reference), for `Scripts/check/xcheck-all.py --markdown DIR` in real emulators.
     @Test("the link-rich answers in Tests/markdown, in random pieces", arguments: 0..<10)
     func linkRichAnswers(index: Int) throws {
         let answers = MarkdownLinkAnswerTests.answers("links-answers.jsonl")

@@ -57,7 +57,7 @@ struct MarkdownRenderingTests {
     /// stream comes) into 80 x 24: the visible screen is the styled reference's, restyles
     /// included (rows that scrolled off are the one exception the rule allows, so only the last
     /// 24 rows are compared). TYPEWRITE_MARKDOWN_DUMP=DIR also writes each case as md-NN.trace
-    /// (play.py's format) and md-NN.ref (the styled reference), for `Scripts/xcheck-all.py
+    /// (play.py's format) and md-NN.ref (the styled reference), for `Scripts/check/xcheck-all.py
     /// --markdown DIR` in real emulators.
     @Test("real answers streamed in pieces settle to the styled reference", arguments: 0..<4)
     func realAnswers(part: Int) throws {

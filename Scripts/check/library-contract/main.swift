@@ -1,5 +1,5 @@
 // The library's contracts measured as a client meets them, on the wall clock and in resident
-// memory (Scripts/library-check.sh builds this in a fresh package that depends on the repository
+// memory (Scripts/check/library-check.sh builds this in a fresh package that depends on the repository
 // by URL). Prints one JSON object per check.
 #if canImport(Glibc)
 import Glibc

@@ -1,8 +1,8 @@
-// markdown-spans: the highlighter's settled styles of markdown files, for Scripts/markdown-oracle-check.py.
+// markdown-spans: the highlighter's settled styles of markdown files, for Scripts/check/markdown-oracle-check.py.
 // Built together with Sources/TypewriteCore/Markdown/*.swift and Code/*.swift (they need only the
 // standard library):
 //   swiftc -O Sources/TypewriteCore/Markdown/*.swift Sources/TypewriteCore/Code/*.swift \
-//       Scripts/markdown-spans/main.swift -o /tmp/markdown-spans
+//       Scripts/check/markdown-spans/main.swift -o /tmp/markdown-spans
 // Usage: markdown-spans [--pieces SEED] [--bench REPEAT] FILE...
 //   prints, per file, one JSON line {"file", "bytes", "restyled", "runs": [[start, end, style], ...]};
 //   --pieces feeds each file in random pieces of 1 to 40 bytes (--max-piece N), seeded, else whole;
@@ -11,7 +11,7 @@
 //   --bench feeds each file REPEAT times in pieces and prints nanoseconds per byte instead;
 //   --links prints the settled links instead: {"file", "links": [[[start, end], ...], kind, href,
 //   destination]} with `href` the encoded destination even when it is not safe, `destination`
-//   the one reported (null when unsafe), for Scripts/markdown-links-check.py.
+//   the one reported (null when unsafe), for Scripts/check/markdown-links-check.py.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
