@@ -48,11 +48,13 @@ strace and GNU time as commands (bench.sh installs them). Everything else it rea
 repository: the traces in Tests/traces, Scripts/check/ptyscreen.py, the answers in Tests/markdown.
 Benchmarks, not unit tests: the machine is noisy, so read the ratios; the header shows the load.
 """
-import argparse, collections, concurrent.futures, fcntl, json, math, os, random, select, shutil, signal, statistics
-import struct, subprocess, sys, termios, threading, time, unicodedata
+import argparse, collections, concurrent.futures, json, math, os, random, shutil, signal, statistics
+import subprocess, sys, threading, time, unicodedata
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
 from markdown_pathological import pathological_markdown  # noqa: E402
+from feeder import random_pieces  # noqa: E402
+from terminal import model, run_pty, spawn  # noqa: E402
 
 FRAME = 1 / 60
 TRACES_TEXT = ["llm-fast", "llm-slow-local", "llm-bursty-network", "llm-code", "llm-multilingual",
@@ -167,13 +169,7 @@ def printable_count(data):
 # ---------------------------------------------------------------------------------------------
 # Processes
 
-def spawn(argv, stdin_fd, stdout_fd, stderr_fd=None, env=None, setsid=False):
-    actions = [(os.POSIX_SPAWN_DUP2, stdin_fd, 0), (os.POSIX_SPAWN_DUP2, stdout_fd, 1)]
-    if stderr_fd is not None:
-        actions.append((os.POSIX_SPAWN_DUP2, stderr_fd, 2))
-    return os.posix_spawnp(argv[0], argv, env if env is not None else os.environ, file_actions=actions,
-                           setsid=setsid)
-
+# spawn and run_pty: Scripts/lib/terminal.py.
 
 GNU_TIME = "/usr/bin/time"  # GNU time (Debian package "time"; bench.sh installs it)
 
@@ -256,170 +252,13 @@ def pty_env(colorterm="truecolor", term="xterm-256color", extra=None):
     return env
 
 
-def run_pty(argv, env, schedule=None, stdin_path=None, feeder=None, cols=80, rows=24, timeout=60, keep=True):
-    """Runs argv with stdout/stderr on a new pty of cols x rows, stdin a pipe (fed by `schedule`,
-    [(seconds since start, bytes)], one write each at its time, or by `feeder(write, ctx)`) or the
-    file `stdin_path`. Records every read of the pty master with its time.
-    Returns dict: rec [(t, bytes)], fed [(t, nbytes)], nbytes, spawn/exit times (monotonic, relative),
-    cpu_s, max_rss_kib, rc."""
-    master, slave = os.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
-    if stdin_path:
-        rfd, wfd = os.open(stdin_path, os.O_RDONLY), None
-    else:
-        rfd, wfd = os.pipe()
-    t0 = time.monotonic()
-    pid = spawn(argv, rfd, slave, slave, env=env, setsid=True)
-    os.close(slave)
-    os.close(rfd)
-    ctx = {"pid": pid, "t0": t0, "rec": [], "nbytes": 0, "last_out": None, "fed": []}
-    exited = threading.Event()
-    result = {}
-
-    def reader():
-        rec = ctx["rec"]
-        while True:
-            try:
-                ready, _, _ = select.select([master], [], [], 0.05)
-                if not ready:
-                    if exited.is_set():
-                        break
-                    continue
-                b = os.read(master, 1 << 16)
-            except OSError:
-                break
-            if not b:
-                break
-            t = time.monotonic() - t0
-            ctx["nbytes"] += len(b)
-            ctx["last_out"] = t
-            if keep:
-                rec.append((t, b))
-
-    def waiter():
-        _, status, ru = os.wait4(pid, 0)
-        result["exit"] = time.monotonic() - t0
-        result["status"] = status
-        result["ru"] = ru
-        exited.set()
-
-    th_r = threading.Thread(target=reader, daemon=True)
-    th_w = threading.Thread(target=waiter, daemon=True)
-    th_r.start()
-    th_w.start()
-
-    def write(data):
-        t = time.monotonic() - t0
-        view = memoryview(data)
-        try:
-            while view:
-                n = os.write(wfd, view)
-                view = view[n:]
-        except BrokenPipeError:
-            return t
-        ctx["fed"].append((t, len(data)))
-        return t
-
-    try:
-        if wfd is not None:
-            if feeder:
-                feeder(write, ctx)
-            elif schedule:
-                for when, data in schedule:
-                    wait = t0 + when - time.monotonic()
-                    if wait > 0:
-                        time.sleep(wait)
-                    write(data)
-            ctx["eof"] = time.monotonic() - t0
-            os.close(wfd)
-        if not exited.wait(timeout):
-            os.killpg(pid, signal.SIGKILL)
-            exited.wait(5)
-            result["timeout"] = True
-    finally:
-        th_r.join(3)
-        os.close(master)
-    ru = result.get("ru")
-    return {"rec": ctx["rec"], "fed": ctx["fed"], "nbytes": ctx["nbytes"], "eof": ctx.get("eof"),
-            "exit": result.get("exit"), "timeout": result.get("timeout", False),
-            "rc": os.waitstatus_to_exitcode(result["status"]) if "status" in result else None,
-            "cpu_s": (ru.ru_utime + ru.ru_stime) if ru else None, "max_rss_kib": ru.ru_maxrss if ru else None}
-
-
 # ---------------------------------------------------------------------------------------------
-# Terminal model for case 4 (pyte; the same corrections as Scripts/check/ptyscreen.py, docs/terminals.md)
-
-def _pyte():
-    import pyte
-    from wcwidth import wcwidth
-    import re
-
-    class Screen(pyte.HistoryScreen):
-        """pyte's screen with zero-width joiners and variation selectors kept with the cell before."""
-        def draw(self, data):
-            buf = ""
-            for ch in data:
-                if wcwidth(ch) == 0 and not unicodedata.combining(ch) and ch not in "\x00":
-                    if buf:
-                        super().draw(buf)
-                        buf = ""
-                    x = min(self.cursor.x, self.columns) - 1
-                    line = self.buffer[self.cursor.y]
-                    if x >= 0:
-                        if line[x].data == "" and x > 0:
-                            x -= 1
-                        line[x] = line[x]._replace(data=line[x].data + ch)
-                        self.dirty.add(self.cursor.y)
-                    continue
-                buf += ch
-            if buf:
-                super().draw(buf)
-
-    sgr_re = re.compile(rb"\x1b\[([0-9:;]*)m")
-    partial = re.compile(rb"\x1b(\[[0-9:;]*)?$")
-
-    def norm_sgr(m):
-        params, out, i = m.group(1).split(b";"), [], 0
-        while i < len(params):
-            p = params[i]
-            if b":" in p:
-                sub = p.split(b":")
-                if sub[0] in (b"38", b"48") and len(sub) >= 3:
-                    if sub[1] == b"2" and len(sub) >= 5:
-                        out += [sub[0], b"2"] + sub[-3:]
-                    elif sub[1] == b"5":
-                        out += [sub[0], b"5", sub[2]]
-                elif sub[0] == b"4":
-                    out.append(b"24" if len(sub) > 1 and sub[1] == b"0" else b"4")
-                elif sub[0] != b"58":
-                    out.append(sub[0])
-            elif p == b"58":
-                nxt = params[i + 1] if i + 1 < len(params) else b""
-                i += 5 if nxt == b"2" else 3 if nxt == b"5" else 1
-                continue
-            else:
-                out.append(p)
-            i += 1
-        return b"\x1b[" + b";".join(out) + b"m"
-
-    class Norm:
-        def __init__(self):
-            self.carry = b""
-
-        def feed(self, b):
-            data = self.carry + b
-            m = partial.search(data[-64:]) if b"\x1b" in data[-64:] else None
-            cut = len(data) - (len(data[-64:]) - m.start()) if m else len(data)
-            self.carry = data[cut:]
-            return sgr_re.sub(norm_sgr, data[:cut])
-
-    return pyte, Screen, Norm
-
+# Terminal model for case 4 (pyte with the corrections of docs/terminals.md: terminal.model)
 
 def cell_history(chunks, cols, rows):
     """Feeds [(t, bytes)] to a terminal model; returns {(absolute row, column): [(t, Char)]}, every
     change of every cell (scrollback rows included), sampled after each chunk."""
-    pyte, Screen, Norm = _pyte()
+    pyte, Screen, Norm = model()
     scr = Screen(cols, rows, history=10 ** 8, ratio=0.5)
     stream = pyte.ByteStream(scr)
     norm = Norm()
@@ -438,7 +277,7 @@ def cell_history(chunks, cols, rows):
     for t, b in chunks + [(None, None)]:
         scr.dirty.clear()
         if b is None:
-            stream.feed(norm.carry)
+            stream.feed(norm.flush())
             t = chunks[-1][0] if chunks else 0
         else:
             stream.feed(norm.feed(b))
@@ -532,7 +371,7 @@ def frames_with_state(rec, cols=80, rows=24, merge=0.002):
     """[(time, still_fading)] per frame: whether, after the frame, the cursor's row still shows a
     cell in a colour other than the default foreground (for default-coloured input such as the LLM
     prose traces, that is a cell still fading: typewrite has something left to animate)."""
-    pyte, Screen, Norm = _pyte()
+    pyte, Screen, Norm = model()
     scr = Screen(cols, rows, history=10 ** 6, ratio=0.5)
     stream = pyte.ByteStream(scr)
     norm = Norm()
@@ -1210,12 +1049,7 @@ class Bench:
                 return 2, None
             rnd = random.Random(f"typewrite-bench/markdown/{i}")
             data = answers[i].encode("utf-8")
-            sched, t, k = [], 0.05, 0
-            while k < len(data):
-                n = rnd.randint(1, 120)
-                t += rnd.choice((0, 0.005, 0.02, 0.04))
-                sched.append((t, data[k:k + n]))
-                k += n
+            sched = random_pieces(rnd, data, start=0.05)
             stats = os.path.join(d, f"stats-{i}.json")
             if os.path.exists(stats):
                 os.remove(stats)

@@ -7,8 +7,7 @@
 # on stderr; exits 1 when a target is missed. Work files (1 GiB of text, …) go to /tmp/typewrite-bench.
 # Full run: about 6 minutes on 2 cores (case 14 alone, --only=markdown: about 1 minute); --quick: about 1.5 minutes. Timing cases are noisy on a busy machine.
 set -euo pipefail
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-repo=$(dirname "$(dirname "$here")")
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 args=() binary=
 for a in "$@"; do
     case $a in
@@ -41,4 +40,4 @@ if [ -z "$binary" ]; then
     (cd "$repo" && swift build -c release >&2)
     binary=$repo/.build/release/typewrite
 fi
-exec python3 "$here/bench.py" "${args[@]}" --binary "$binary"
+exec python3 "$repo/Scripts/bench/bench.py" "${args[@]}" --binary "$binary"

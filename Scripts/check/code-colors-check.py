@@ -5,7 +5,7 @@
                                [--direct] [--jobs 2] [--seed 7] [--verbose] [BIN]
 
 Runs BIN (default .build/release/typewrite) as `BIN --markdown=always` with stdout on an 80x24
-pseudo-terminal (Tests/e2e/ptyrun.py), streams each input into it in random pieces (1 to 120 bytes,
+pseudo-terminal (Scripts/lib/terminal.py), streams each input into it in random pieces (1 to 120 bytes,
 0 to 40 ms apart), reads the settled screen, scrollback included, with pyte, and compares the style
 of every non-blank character inside a tagged fence with the role Pygments gives it, the block lexed
 as a whole. The inputs (Tests/code/README.md):
@@ -56,7 +56,7 @@ import argparse, collections, json, os, random, re, subprocess, sys, tempfile, t
 from concurrent.futures import ThreadPoolExecutor
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "Tests", "e2e"))
+sys.path.insert(0, os.path.join(ROOT, "Scripts", "lib"))
 
 try:
     import pyte
@@ -66,7 +66,8 @@ try:
 except ImportError as e:  # pragma: no cover
     sys.exit("code-colors-check: %s (pip install pyte wcwidth pygments)" % e)
 
-import ptyrun  # noqa: E402
+import terminal  # noqa: E402
+from feeder import random_pieces  # noqa: E402
 
 # The fence tags typewrite knows (CodeLanguage.named), and the Pygments lexer each is judged with.
 KNOWN = {
@@ -189,35 +190,10 @@ def fenced(tag, code):
 
 # -- the screen ----------------------------------------------------------------------------------
 
-class Screen(pyte.HistoryScreen):
-    """pyte's screen with two repairs: a zero-width character that is not a combining mark (U+2061,
-    a variation selector, ZWJ) joins the cell before it instead of ending the draw (stock pyte
-    drops the rest of the text it was given), and a wide character that reaches the last column
-    wraps first, as terminals do."""
-
-    def draw(self, data):
-        pending = ""
-        for ch in data:
-            w = wcwidth(ch)
-            if w == 0 and not unicodedata.combining(ch) and ch != "\x00":
-                if pending:
-                    super().draw(pending)
-                    pending = ""
-                x = min(self.cursor.x, self.columns) - 1
-                line = self.buffer[self.cursor.y]
-                if x >= 0:
-                    if line[x].data == "" and x > 0:
-                        x -= 1
-                    line[x] = line[x]._replace(data=line[x].data + ch)
-                continue
-            if w == 2 and self.cursor.x == self.columns - 1 and pyte.modes.DECAWM in self.mode:
-                if pending:
-                    super().draw(pending)
-                    pending = ""
-                self.cursor.x = self.columns
-            pending += ch
-        if pending:
-            super().draw(pending)
+# pyte's screen with the repairs of docs/terminals.md (terminal.model): a zero-width character
+# that is not a combining mark (U+2061, a variation selector, ZWJ) joins the cell before it instead
+# of ending the draw, and a wide character that reaches the last column wraps first.
+Screen = terminal.model()[1]
 
 
 def cat_cells(text):
@@ -262,16 +238,12 @@ def env_for(mode):
 
 
 def run_pty(binary, data, mode, schedule, timeout=120, stats=None):
+    """(everything BIN wrote to its 80x24 pty, its exit status) for `data` fed on `schedule`."""
     env = env_for(mode)
     if stats:
         env["TYPEWRITE_MARKDOWN_STATS"] = stats
-    run = ptyrun.Run([binary, "--markdown=always"], rows=24, cols=80, env=env).start()
-    try:
-        run.feed_schedule(schedule)
-        run.wait(timeout)
-    finally:
-        run.close()
-    return bytes(run.output), run.status
+    res = terminal.run_pty([binary, "--markdown=always"], env, schedule=schedule, timeout=timeout, controlling=True)
+    return b"".join(b for _, b in res["rec"]), res["rc"]
 
 
 PACE = None  # --pace: seconds between word-sized pieces instead of random pieces
@@ -287,14 +259,7 @@ def word_schedule(data, pace):
 def random_schedule(data, seed):
     if PACE:
         return word_schedule(data, PACE)
-    rnd = random.Random(seed)
-    out, i, t = [], 0, 0.0
-    while i < len(data):
-        n = rnd.randint(1, 120)
-        t += rnd.choice((0, 0.005, 0.02, 0.04))
-        out.append((t, data[i:i + n]))
-        i += n
-    return out
+    return random_pieces(random.Random(seed), data)
 
 
 def settled_styles(binary, text, mode, seed):
@@ -581,16 +546,11 @@ def main():
 
 
 def settled_screen(output):
-    lines = screen_lines(output)
-    rows = []
-    for line in lines:
-        cells = [(line[x].data,) + style_of(line[x]) for x in range(80)]
-        while cells and cells[-1][0] in (" ", "") and cells[-1][1:] == DEFAULT:
-            cells.pop()
-        rows.append(cells)
-    while rows and not rows[-1]:
-        rows.pop()
-    return rows
+    """Scrollback then screen, each row of (character,) + style_of(cell) without its trailing
+    default blanks (terminal.rows_of)."""
+    scr = Screen(80, 24, history=10 ** 7, ratio=0.5)
+    pyte.ByteStream(scr).feed(output)
+    return terminal.rows_of(scr)
 
 
 def chunking_check(binary, answers, seed):
@@ -612,14 +572,9 @@ def chunking_check(binary, answers, seed):
 
 def pause_check(binary, role_styles):
     """`def greet(name):` then a 1.5 s pause before the newline: `def` keyword-styled meanwhile."""
-    run = ptyrun.Run([binary, "--markdown=always"], rows=24, cols=80, env=env_for("24bit")).start()
-    try:
-        run.feed_schedule([(0, b"```python\n"), (0.2, b"def greet(name):"), (1.7, b"\n    pass\n```\n")])
-        run.pump(1.4)
-        during = bytes(run.output)
-        run.wait(30)
-    finally:
-        run.close()
+    res = terminal.run_pty([binary, "--markdown=always"], env_for("24bit"), timeout=30, controlling=True,
+                           schedule=[(0, b"```python\n"), (0.2, b"def greet(name):"), (1.7, b"\n    pass\n```\n")])
+    during = b"".join(b for t, b in res["rec"] if t <= 1.4)
     lines = screen_lines(during)
     row = next((l for l in lines if "".join(lines and [l[x].data for x in range(80)]).startswith("def greet")), None)
     if row is None:

@@ -103,22 +103,17 @@ import time
 import unicodedata
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
-from feeder import feed_main, load_trace, read_feed_log, write_trace  # noqa: E402
+from feeder import chunked, cut_candidates, feed_main, load_trace, prefix_chunks, read_feed_log, write_trace  # noqa: E402
 from sgrcells import (DEFAULT, apply_sgr, describe_style, invisible, row_text,  # noqa: E402
                       styles_of)
+from sgrcells import first_difference  # noqa: E402
+from terminal import Hang, Harness, settle, trimmed, without_empty_tail  # noqa: E402
+from terminal import text_differences as text_labels  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SELF = os.path.abspath(__file__)
 FONT, FONT_PX, FG, BG = "DejaVu Sans Mono", 16, "#e5e5e5", "#000000"
 SCREEN = (1600, 1000)
-
-
-class Harness(Exception):
-    """The harness could not run a try (not a verdict on the program)."""
-
-
-class Hang(Exception):
-    """The program did not exit in time: a verdict (`hang`)."""
 
 
 # ------------------------------------------------------------------------------------------------
@@ -323,16 +318,7 @@ class Emulator:
 
     def settled(self, timeout=15, interval=0.3):
         """Dumps until two in a row are equal; returns the dump."""
-        last = self.dump()
-        deadline = time.monotonic() + timeout
-        while True:
-            time.sleep(interval)
-            now = self.dump()
-            if now == last:
-                return now
-            if time.monotonic() > deadline:
-                raise Hang("the screen did not settle in %gs" % timeout)
-            last = now
+        return settle(self.dump, timeout, interval)
 
     def size_now(self):
         """(columns, rows) of the tty now, as the emulator sees it."""
@@ -456,12 +442,8 @@ def parse_dump(text):
                     k += 1
             cells = cells[:best[1]]
             rows.junk += 1
-        while cells and cells[-1][0] == " " and invisible(cells[-1][1]):
-            cells.pop()
-        rows.append(cells)
-    while rows and not rows[-1]:
-        rows.pop()
-    return rows
+        rows.append(trimmed(cells))
+    return without_empty_tail(rows)
 
 
 class Rows(list):
@@ -522,22 +504,6 @@ def describe_cells(cells, limit=8):
     return "; ".join(parts)
 
 
-def first_difference(want, got, label_want="cat", label_got="typewrite"):
-    """The first cell where two screens differ, described."""
-    for r in range(max(len(want), len(got))):
-        x = want[r] if r < len(want) else []
-        y = got[r] if r < len(got) else []
-        if x != y:
-            for c in range(max(len(x), len(y))):
-                a = x[c] if c < len(x) else None
-                b = y[c] if c < len(y) else None
-                if a != b:
-                    def cell(v):
-                        return "none" if v is None else "%r (%s)" % (v[0], describe_style(v[1]))
-                    return "row %d col %d: %s %s, %s %s" % (r, c, label_want, cell(a), label_got, cell(b))
-    return None
-
-
 def show(text):
     return text.replace("\x1b", "\\e")
 
@@ -549,23 +515,6 @@ def text_diff(want, got, label_want="cat", label_got="typewrite", limit=60):
     return "\n".join(lines)
 
 
-def text_labels(want, got):
-    """How text `got` differs from `want`: text-lost, text-doubled, text-extra, text-garbled."""
-    labels = set()
-    if want == got:
-        return labels
-    sm = difflib.SequenceMatcher(None, want, got, autojunk=False)
-    for op, i1, i2, j1, j2 in sm.get_opcodes():
-        if op == "delete":
-            labels.add("text-lost")
-        elif op == "insert":
-            piece = got[j1:j2]
-            labels.add("text-doubled" if piece.strip() and piece in want else "text-extra")
-        elif op == "replace":
-            labels.add("text-garbled")
-    return labels
-
-
 # ------------------------------------------------------------------------------------------------
 # inputs
 
@@ -573,20 +522,10 @@ def text_labels(want, got):
 UNIT = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b.|.", re.S)
 
 
-def chunked(rnd, text, small=(1, 12), gap=(8, 40), stall=0.04, first=150.0):
+def chunked_text(rnd, text, **cuts):
     """Token-like writes of `text`, cut between characters and never inside an escape sequence,
-    each 8-40 ms after the last, with an occasional stall of 200-500 ms."""
-    units = UNIT.findall(text)
-    chunks, i = [], 0
-    while i < len(units):
-        n = rnd.randint(*small)
-        piece = "".join(units[i:i + n])
-        i += n
-        delay = first if not chunks else rnd.uniform(*gap)
-        if chunks and rnd.random() < stall:
-            delay += rnd.uniform(200, 500)
-        chunks.append((round(delay, 1), piece.encode("utf-8")))
-    return chunks
+    each 8-40 ms after the last, with an occasional stall of 200-500 ms (feeder.chunked)."""
+    return chunked(rnd, UNIT.findall(text), **cuts)
 
 
 SPANS = [("\x1b[31m", "\x1b[0m"), ("\x1b[1;32m", "\x1b[0m"), ("\x1b[38;5;208m", "\x1b[39m"),
@@ -620,14 +559,14 @@ def generated_inputs(cols):
     lines.insert(8, "x" * (cols - 1) + "漢字 wraps early")
     lines.insert(3, "a span \x1b[36mthat runs over the line end")
     lines.insert(4, "and stops here\x1b[m, then " + rnd.choice(CJK) + " and more words")
-    out["prose"] = (chunked(rnd, "\n".join(lines) + "\n"), 1.0)
+    out["prose"] = (chunked_text(rnd, "\n".join(lines) + "\n"), 1.0)
     lines = []
     for _ in range(5):
         parts = []
         while sum(len(p) for p in parts) < rnd.randint(120, 260):
             parts.append(line(rnd.randint(5, 12), cjk_p=0.5))
         lines.append(" ".join(parts))
-    out["wrap"] = (chunked(rnd, "\n".join(lines) + "\n", small=(2, 14)), 1.0)
+    out["wrap"] = (chunked_text(rnd, "\n".join(lines) + "\n", small=(2, 14)), 1.0)
     return out
 
 
@@ -668,20 +607,6 @@ def unit_boundary(data, offset):
 
 # ------------------------------------------------------------------------------------------------
 # ctrl-c
-
-
-def prefix_chunks(chunks, speed, offset):
-    """The first `offset` bytes as the feeder wrote them, each write apart (gaps shortened to an
-    eighth, at least 3 ms)."""
-    out, n = [], 0
-    for delay, data in chunks:
-        if n >= offset:
-            break
-        piece = data[:offset - n]
-        n += len(piece)
-        d = delay / speed
-        out.append((0.0 if not out else max(3.0, d / 8), piece))
-    return out
 
 
 def ctrl_c_reference(ctx, name, chunks, speed, offset):
@@ -801,22 +726,15 @@ def run_ctrl_c(ctx, index, name, chunks, speed, at):
         info.update(labels=["missed"], detail="the program had exited before Ctrl-C")
         result["verdict"] = None
         return result
-    _, writes, _ = read_feed_log(run.log)
+    written, nxt, cands = cut_candidates(run.log, chunks, ctx.opts.candidates)
     data = input_bytes(chunks)
-    bounds = [0] + [o for o, _ in writes]
-    ends, n = [], 0
-    for _, c in chunks:
-        n += len(c)
-        ends.append(n)
-    nxt = next((e for e in ends if e > bounds[-1]), None)
-    cands = ([nxt] if nxt else []) + list(reversed(bounds))[:ctx.opts.candidates]
     cands += [unit_boundary(data, c) for c in cands]
     cands = list(dict.fromkeys(cands))
-    info["written"] = bounds[-1]
+    info["written"] = written
     info["candidates"] = cands
     tw_rows = parse_dump(got)
     refs = []
-    for off in sorted(cands, key=lambda c: (c != bounds[-1], c == nxt, -c)):
+    for off in sorted(cands, key=lambda c: (c != written, c == nxt, -c)):
         refs.append((off, ctrl_c_reference(ctx, name, chunks, speed, off)))
         if parse_dump(refs[-1][1]) == tw_rows:
             break

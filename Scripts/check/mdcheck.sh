@@ -14,8 +14,7 @@
 # folder; without it the script stops with one line saying so. Environment: TOOLS (required);
 # PYTHON (default python3); JOBS, answers judged at once (default 2).
 set -euo pipefail
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-repo=$(dirname "$(dirname "$here")")
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 opts=() bin=
 for a in "$@"; do
     case $a in

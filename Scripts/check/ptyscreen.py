@@ -38,8 +38,10 @@ Summary fields (one JSON object on the last line of stdout):
 --save FILE writes the recording as JSON lines {"t": seconds, "hex": bytes}.
 Exit status: 0 when the judged property holds (record: CMD exited 0), 1 when not, 2 on usage errors.
 """
-import argparse, fcntl, json, os, re, select, signal, struct, subprocess, sys, termios, threading, time
-import unicodedata
+import argparse, json, os, sys, unicodedata
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from terminal import Answerer, model, render, rows_of, run_pty  # noqa: E402
 
 # ---------------------------------------------------------------------------------------------
 # Input
@@ -64,256 +66,29 @@ def load_chunks(a):
 # ---------------------------------------------------------------------------------------------
 # Running on a pty
 
-PALETTE = [(0, 0, 0), (205, 0, 0), (0, 205, 0), (205, 205, 0), (0, 0, 238), (205, 0, 205), (0, 205, 205),
-           (229, 229, 229), (127, 127, 127), (255, 0, 0), (0, 255, 0), (255, 255, 0), (92, 92, 255),
-           (255, 0, 255), (0, 255, 255), (255, 255, 255)]  # xterm's default 16 colours
-QUERY = re.compile(rb"\x1b\](10|11|4;(\d+));\?(?:\x07|\x1b\\)|\x1b\[0?c")
-
-
-def _rgb(c):
-    return "rgb:" + "/".join("%02x%02x" % (v, v) for v in c)
-
-
-class Answerer:
-    """Answers the colour queries a program writes to its terminal, as xterm does."""
-
-    def __init__(self, light):
-        self.fg, self.bg = ((0, 0, 0), (255, 255, 255)) if light else ((229, 229, 229), (0, 0, 0))
-        self.tail = b""
-
-    def replies(self, data):
-        buf = self.tail + data
-        out, end = [], 0
-        for m in QUERY.finditer(buf):
-            end = m.end()
-            q = m.group(1)
-            if q is None:
-                out.append(b"\x1b[?64;1;2;6;9;15;18;21;22c")  # DA1: a VT420 with the usual options
-            elif q == b"10":
-                out.append(b"\x1b]10;" + _rgb(self.fg).encode() + b"\x07")
-            elif q == b"11":
-                out.append(b"\x1b]11;" + _rgb(self.bg).encode() + b"\x07")
-            else:
-                n = int(m.group(2))
-                c = PALETTE[n] if n < 16 else (128, 128, 128)
-                out.append(b"\x1b]4;%d;" % n + _rgb(c).encode() + b"\x07")
-        rest = buf[end:]
-        esc = rest.rfind(b"\x1b")
-        self.tail = rest[esc:][-64:] if esc >= 0 else b""
-        return b"".join(out)
-
-
 def run(cmd, chunks, cols, rows, env, timeout, answer=None):
-    """Runs cmd with stdin a pipe fed with `chunks` on their schedule and stdout/stderr on a new
-    cols x rows pty that is its controlling terminal. Returns rc, fed [(t, n)], rec [(t, bytes)],
-    eof, exit (seconds since the start), cpu_s, max_rss_kib."""
-    master, slave = os.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
-    r, w = os.pipe()
-    t0 = time.monotonic()
-    p = subprocess.Popen(cmd, stdin=r, stdout=slave, stderr=slave, env=env, start_new_session=True,
-                         preexec_fn=lambda: fcntl.ioctl(1, termios.TIOCSCTTY, 0))
-    os.close(slave)
-    os.close(r)
-    rec, fed, stop = [], [], threading.Event()
-
-    def reader():
-        while True:
-            try:
-                ready, _, _ = select.select([master], [], [], 0.05)
-                if not ready:
-                    if stop.is_set():
-                        return
-                    continue
-                b = os.read(master, 1 << 16)
-            except OSError:
-                return
-            if not b:
-                return
-            rec.append((time.monotonic() - t0, b))
-            if answer is not None:
-                reply = answer.replies(b)
-                if reply:
-                    try:
-                        os.write(master, reply)
-                    except OSError:
-                        pass
-
-    th = threading.Thread(target=reader, daemon=True)
-    th.start()
-
-    def feed():
-        due = 0.0
-        try:
-            for delay, data in chunks:
-                due += delay
-                pause = t0 + due - time.monotonic()
-                if pause > 0:
-                    time.sleep(pause)
-                view = memoryview(data)
-                while view:
-                    view = view[os.write(w, view):]
-                fed.append((time.monotonic() - t0, len(data)))
-        except BrokenPipeError:
-            pass
-        finally:
-            os.close(w)
-        return time.monotonic() - t0
-
-    feeder_result = {}
-    feeder = threading.Thread(target=lambda: feeder_result.update(eof=feed()), daemon=True)
-    feeder.start()
-    deadline = t0 + timeout
-    while True:
-        pid, status, ru = os.wait4(p.pid, os.WNOHANG)
-        if pid:
-            rc = os.waitstatus_to_exitcode(status)
-            break
-        if time.monotonic() > deadline:
-            os.killpg(p.pid, signal.SIGKILL)
-            _, status, ru = os.wait4(p.pid, 0)
-            rc = "timeout"
-            break
-        time.sleep(0.002)
-    p.returncode = rc if isinstance(rc, int) else -9
-    exit_at = time.monotonic() - t0
-    feeder.join(timeout + 5)
-    time.sleep(0.05)
-    stop.set()
-    th.join(2)
-    os.close(master)
-    return {"rc": rc, "fed": fed, "rec": rec, "eof": feeder_result.get("eof", exit_at), "exit": exit_at,
-            "cpu_s": ru.ru_utime + ru.ru_stime, "max_rss_kib": ru.ru_maxrss}
+    """Runs cmd with stdin a pipe fed with `chunks` ([(delay before this write in seconds, bytes)])
+    and stdout/stderr on a new cols x rows pty that is its controlling terminal
+    (terminal.run_pty). Returns rc ("timeout" when it was killed `timeout` s after its input
+    ended), fed [(t, n)], rec [(t, bytes)], eof, exit (seconds since the start), cpu_s,
+    max_rss_kib."""
+    schedule, due = [], 0.0
+    for delay, data in chunks:
+        due += delay
+        schedule.append((due, data))
+    res = run_pty(cmd, env, schedule=schedule, cols=cols, rows=rows, timeout=timeout, answer=answer,
+                  controlling=True)
+    if res["timeout"]:
+        res["rc"] = "timeout"
+    if res["eof"] is None:
+        res["eof"] = res["exit"]
+    return res
 
 
 # ---------------------------------------------------------------------------------------------
 # The screen model (pyte, corrected)
 
-_model = None
-
-
-def model():
-    """(pyte, Screen class, SGR normaliser class), imported on first use."""
-    global _model
-    if _model:
-        return _model
-    try:
-        import pyte
-        from wcwidth import wcwidth
-    except ImportError:
-        sys.exit("ptyscreen.py: needs pyte and wcwidth (pip install pyte wcwidth)")
-
-    class Screen(pyte.HistoryScreen):
-        def draw(self, data):
-            run = ""
-            for ch in data:
-                w = wcwidth(ch)
-                if w == 2 and self.cursor.x == self.columns - 1 and pyte.modes.DECAWM in self.mode:
-                    if run:
-                        super().draw(run)
-                        run = ""
-                    self.cursor.x = self.columns  # wrap before the wide character, as terminals do
-                if w == 0 and ch != "\x00" and not unicodedata.combining(ch):
-                    # ZWJ, variation selectors, tags: part of the cell before (stock pyte drops them
-                    # and everything after them in this call)
-                    if run:
-                        super().draw(run)
-                        run = ""
-                    x = min(self.cursor.x, self.columns) - 1
-                    line = self.buffer[self.cursor.y]
-                    if x >= 0:
-                        if line[x].data == "" and x > 0:
-                            x -= 1
-                        line[x] = line[x]._replace(data=line[x].data + ch)
-                        self.dirty.add(self.cursor.y)
-                    continue
-                run += ch
-            if run:
-                super().draw(run)
-
-    sgr = re.compile(rb"\x1b\[([0-9:;]*)m")
-    cut = re.compile(rb"\x1b(\[[0-9:;]*)?$")
-
-    def semicolons(m):
-        params, out, i = m.group(1).split(b";"), [], 0
-        while i < len(params):
-            p = params[i]
-            if b":" in p:
-                sub = p.split(b":")
-                if sub[0] in (b"38", b"48") and len(sub) >= 3:
-                    if sub[1] == b"2" and len(sub) >= 5:
-                        out += [sub[0], b"2"] + sub[-3:]
-                    elif sub[1] == b"5":
-                        out += [sub[0], b"5", sub[2]]
-                elif sub[0] == b"4":
-                    out.append(b"24" if len(sub) > 1 and sub[1] == b"0" else b"4")
-                elif sub[0] != b"58":
-                    out.append(sub[0])
-            elif p == b"58":  # underline colour: pyte has none; drop it with its arguments
-                nxt = params[i + 1] if i + 1 < len(params) else b""
-                i += 5 if nxt == b"2" else 3 if nxt == b"5" else 1
-                continue
-            else:
-                out.append(p)
-            i += 1
-        return b"\x1b[" + b";".join(out) + b"m"
-
-    class Normaliser:
-        """Rewrites SGR sequences into pyte's dialect; holds a sequence cut by a read boundary."""
-
-        def __init__(self):
-            self.held = b""
-
-        def feed(self, b):
-            data = self.held + b
-            tail = data[-64:]
-            m = cut.search(tail) if b"\x1b" in tail else None
-            at = len(data) - len(tail) + m.start() if m else len(data)
-            self.held = data[at:]
-            return sgr.sub(semicolons, data[:at])
-
-        def flush(self):
-            rest, self.held = self.held, b""
-            return rest
-
-    _model = (pyte, Screen, Normaliser)
-    return _model
-
-
-def render(pieces, cols, rows, each=None):
-    """The screen after feeding `pieces` (bytes); `each(screen)` is called after every piece."""
-    pyte, Screen, Normaliser = model()
-    scr = Screen(cols, rows, history=10 ** 7, ratio=0.5)
-    stream = pyte.ByteStream(scr)
-    norm = Normaliser()
-    for b in pieces:
-        scr.dirty.clear()
-        stream.feed(norm.feed(b))
-        if each:
-            each(scr)
-    stream.feed(norm.flush())
-    return scr
-
-
-BLANK_STYLE = ("default", "default", False, False, False, False, False)
-
-
-def cell(c):
-    return (c.data, c.fg, c.bg, c.bold, c.italics, c.underscore, c.reverse, c.strikethrough)
-
-
-def rows_of(scr):
-    """Scrollback then screen, each row a list of cells without its trailing default blanks; no
-    trailing empty rows."""
-    out = []
-    for line in list(scr.history.top) + [scr.buffer[y] for y in range(scr.lines)]:
-        cells = [cell(line[x]) for x in range(scr.columns)]
-        while cells and cells[-1][0] in (" ", "") and cells[-1][1:] == BLANK_STYLE:
-            cells.pop()
-        out.append(cells)
-    while out and not out[-1]:
-        out.pop()
-    return out
+# model(), render() and rows_of(): Scripts/lib/terminal.py.
 
 
 def end_state(scr):

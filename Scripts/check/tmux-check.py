@@ -83,16 +83,16 @@ import re
 import shlex
 import shutil
 import signal
-import subprocess
 import sys
 import tempfile
 import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
-from feeder import feed_main, load_trace, read_feed_log, write_trace  # noqa: E402
-from sgrcells import (DEFAULT, apply_sgr, describe_style, invisible, row_text,  # noqa: E402
-                      styles_of)
+from feeder import chunked, cut_candidates, feed_main, load_trace, prefix_chunks, read_feed_log, write_trace  # noqa: E402
+from sgrcells import DEFAULT, describe_style, first_difference, row_text, styles_of  # noqa: E402
+from terminal import (STOP, Harness, Hang, Server, kill_all_servers, parse_capture, settle,  # noqa: E402
+                      stop, text_differences)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SELF = os.path.abspath(__file__)
@@ -102,123 +102,8 @@ RC_AFTER_SIGNAL = 'echo "rc=${PIPESTATUS[1]}"'
 FG_COMMAND = 'fg; echo "rc=$?"'
 
 
-class Harness(Exception):
-    """The harness could not run a try (not a verdict on the binary)."""
-
-
-class Hang(Exception):
-    """The shell did not come back in time: a verdict (`hang`)."""
-
-
 # ------------------------------------------------------------------------------------------------
-# tmux
-
-
-_servers = set()
-_servers_lock = threading.Lock()
-STOP = threading.Event()   # set on SIGTERM/SIGINT: workers start nothing new
-
-
-def clean_env(term_override=None):
-    env = {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "HOME": tempfile.gettempdir(),
-        "LANG": "C.UTF-8",
-        "SHELL": "/bin/sh",
-        "TERM": os.environ.get("TERM") or "xterm-256color",
-    }
-    return env
-
-
-class Server:
-    """One private tmux server (`tmux -S WORK/tmux.sock -f /dev/null`: its socket lives and dies
-    with the try's directory) with one session `s` of one pane."""
-
-    def __init__(self, cols, rows, work, term=None):
-        self.sock = os.path.join(work, "tmux.sock")
-        with _servers_lock:
-            _servers.add(self.sock)
-        self.cols, self.rows, self.work, self.term = cols, rows, work, term
-        self.env = clean_env()
-
-    def tmux(self, *args, check=True, timeout=20):
-        if STOP.is_set() and args[0] != "kill-server":
-            raise Harness("stopped")
-        try:
-            r = subprocess.run(["tmux", "-u", "-S", self.sock, "-f", "/dev/null"] + list(args),
-                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               env=self.env, timeout=timeout)
-        except subprocess.TimeoutExpired:
-            raise Harness("tmux %s timed out" % args[0])
-        if check and r.returncode != 0:
-            raise Harness("tmux %s failed: %s" % (" ".join(args[:2]), r.stderr.decode(errors="replace").strip()))
-        return r.stdout.decode("utf-8", errors="surrogateescape")
-
-    def start(self, command, pipe_log=None):
-        args = ["start-server", ";", "set", "-g", "history-limit", "200000", ";",
-                "set", "-g", "exit-empty", "off", ";"]
-        if self.term:
-            args += ["set", "-g", "default-terminal", self.term, ";"]
-        args += ["new-session", "-d", "-s", "s", "-x", str(self.cols), "-y", str(self.rows), command]
-        if pipe_log:
-            args += [";", "pipe-pane", "-t", "s", "-o", "cat >> " + shlex.quote(pipe_log)]
-        self.tmux(*args)
-
-    def kill(self):
-        self.tmux("kill-server", check=False)
-        with _servers_lock:
-            _servers.discard(self.sock)
-        try:
-            os.unlink(self.sock)
-        except OSError:
-            pass
-
-    def screen(self):
-        """(visible rows as text, cursor x, cursor y)."""
-        out = self.tmux("capture-pane", "-p", "-N", "-t", "s", ";", "display", "-p", "-t", "s",
-                        "#{cursor_x} #{cursor_y}")
-        lines = out.split("\n")
-        if lines and lines[-1] == "":
-            lines.pop()
-        x, y = map(int, lines[-1].split())
-        return lines[:-1], x, y
-
-    def capture(self, colours=True, join=True):
-        args = ["capture-pane", "-p", "-t", "s", "-S", "-", "-E", "-"]
-        if colours:
-            args.append("-e")
-        if join:
-            args.append("-J")
-        return self.tmux(*args)
-
-    def keys(self, *keys):
-        self.tmux("send-keys", "-t", "s", *keys)
-
-    def type_line(self, text):
-        self.tmux("send-keys", "-t", "s", "-l", text)
-        self.tmux("send-keys", "-t", "s", "Enter")
-
-    def resize(self, cols, rows):
-        self.tmux("resize-window", "-t", "s", "-x", str(cols), "-y", str(rows))
-
-
-def kill_all_servers():
-    with _servers_lock:
-        socks = list(_servers)
-    for sock in socks:
-        subprocess.run(["tmux", "-S", sock, "kill-server"], stdin=subprocess.DEVNULL,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        try:
-            os.unlink(sock)
-        except OSError:
-            pass
-
-
-def stop(*_):
-    """SIGTERM, SIGHUP, SIGINT: no new tmux command, every server killed; the tries end as harness
-    failures and main returns 2."""
-    STOP.set()
-    kill_all_servers()
+# waiting for the shell in the pane (the pane itself: terminal.Server)
 
 
 def wait_until(cond, timeout, what, interval=0.03):
@@ -245,50 +130,11 @@ def at_prompt(srv, needle=None):
 
 def wait_stable(srv, timeout=10, interval=0.08, colours=True):
     """Polls the capture until two in a row are equal; returns it."""
-    last = srv.capture(colours=colours)
-    deadline = time.monotonic() + timeout
-    while True:
-        time.sleep(interval)
-        now = srv.capture(colours=colours)
-        if now == last:
-            return now
-        if time.monotonic() > deadline:
-            raise Hang("the screen did not settle in %gs" % timeout)
-        last = now
+    return settle(lambda: srv.capture(colours=colours), timeout, interval)
 
 
 # ------------------------------------------------------------------------------------------------
-# the screen: capture-pane -e output parsed into cells
-
-
-SEQ = re.compile(r"\x1b\[([0-9;:]*)m|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[^\[\]]")
-
-
-def parse_capture(text):
-    """Rows of [(character, style)], trailing invisible blanks and trailing empty rows dropped.
-    The pen carries from row to row, as capture-pane writes it."""
-    style = DEFAULT
-    rows = []
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    for line in lines:
-        cells = []
-        pos = 0
-        for m in SEQ.finditer(line):
-            for ch in line[pos:m.start()]:
-                cells.append((ch, style))
-            if m.group(0).endswith("m") and m.group(0).startswith("\x1b["):
-                style = apply_sgr(style, m.group(1))
-            pos = m.end()
-        for ch in line[pos:]:
-            cells.append((ch, style))
-        while cells and cells[-1][0] == " " and invisible(cells[-1][1]):
-            cells.pop()
-        rows.append(cells)
-    while rows and not rows[-1]:
-        rows.pop()
-    return rows
+# the screen: capture-pane -e output parsed into cells (terminal.parse_capture)
 
 
 def fade_colours(styles, data):
@@ -311,21 +157,9 @@ def short_diff(want, got, label_want="cat", label_got="typewrite", limit=80):
     lines = list(difflib.unified_diff(a, b, label_want, label_got, n=2, lineterm=""))
     if len(lines) > limit:
         lines = lines[:limit] + ["... (%d more diff lines)" % (len(lines) - limit)]
-    ra, rb = parse_capture(want), parse_capture(got)
-    for r in range(max(len(ra), len(rb))):
-        x = ra[r] if r < len(ra) else []
-        y = rb[r] if r < len(rb) else []
-        if x != y:
-            for c in range(max(len(x), len(y))):
-                cx = x[c] if c < len(x) else None
-                cy = y[c] if c < len(y) else None
-                if cx != cy:
-                    def cell(v):
-                        return "none" if v is None else "%r (%s)" % (v[0], describe_style(v[1]))
-                    lines.append("first differing cell: joined row %d, cell %d: %s %s, %s %s"
-                                 % (r, c, label_want, cell(cx), label_got, cell(cy)))
-                    break
-            break
+    first = first_difference(parse_capture(want), parse_capture(got), label_want, label_got)
+    if first:
+        lines.append("first differing cell, rows joined: " + first)
     return "\n".join(lines)
 
 
@@ -360,38 +194,16 @@ def text_labels(want, got, loose=None):
         strip = lambda t: "".join(c for c in t if c not in loose)
         if strip(want) == strip(got):
             return {"zwj-split"}
-    labels = set()
-    if want == got:
-        return labels
-    sm = difflib.SequenceMatcher(None, want, got, autojunk=False)
-    for op, i1, i2, j1, j2 in sm.get_opcodes():
-        if op == "delete":
-            labels.add("text-lost")
-        elif op == "insert":
-            piece = got[j1:j2]
-            labels.add("text-doubled" if piece.strip() and piece in want else "text-extra")
-        elif op == "replace":
-            labels.add("text-garbled")
-    return labels
+    return text_differences(want, got)
 
 
 # ------------------------------------------------------------------------------------------------
 # inputs
 
 
-def _chunked(rnd, data, small=(1, 12), gap=(8, 40), stall=0.04, first=150.0):
-    """Token-like writes of `data`, cut only between characters, with a gap and an occasional stall."""
-    text = data.decode("utf-8")
-    chunks, i = [], 0
-    while i < len(text):
-        n = rnd.randint(*small)
-        piece = text[i:i + n]
-        i += n
-        delay = first if not chunks else rnd.uniform(*gap)
-        if chunks and rnd.random() < stall:
-            delay += rnd.uniform(200, 500)
-        chunks.append((round(delay, 1), piece.encode("utf-8")))
-    return chunks
+def _chunked(rnd, data, **cuts):
+    """Token-like writes of `data`, cut only between characters (feeder.chunked)."""
+    return chunked(rnd, list(data.decode("utf-8")), **cuts)
 
 
 def builtin_inputs(cols):
@@ -527,6 +339,17 @@ class Try:
     def wait_feed_start(self, timeout=10):
         return wait_until(lambda: read_feed_log(self.log)[0], timeout, "the feeder to start", 0.005)
 
+    def start_and_wait(self, at):
+        """Runs the pipeline from the prompt and returns `at` s after the feeder started, with the
+        time it started."""
+        self.shell()
+        self.srv.type_line(COMMAND)
+        start = self.wait_feed_start()
+        wait = start + at - time.monotonic()
+        if wait > 0:
+            time.sleep(wait)
+        return start
+
     def pane_bytes(self):
         try:
             with open(self.pane_log, "rb") as f:
@@ -592,30 +415,10 @@ def stream_region(text, end_pattern):
     return lines[start + 1:end], lines[:start + 1], tail
 
 
-def prefix_chunks(chunks, speed, offset, timed):
-    """The first `offset` bytes of the input as the feeder wrote them: `timed` keeps each write
-    apart (gaps shortened to an eighth, at least 3 ms, so tmux reads them one by one as it did), else
-    everything in one write."""
-    out, n = [], 0
-    for delay, data in chunks:
-        if n >= offset:
-            break
-        piece = data[:offset - n]
-        n += len(piece)
-        if timed:
-            d = delay / speed
-            out.append((0.0 if d == 0 or not out else max(3.0, d / 8), piece))
-        elif out:
-            out[0] = (0.0, out[0][1] + piece)
-        else:
-            out.append((0.0, piece))
-    return out
-
-
 def ctrl_c_reference(opts, work, inp_name, chunks, speed, offset, timed, again=None):
     """cat's screen for the first `offset` bytes of the input, then C-c (the tty's ^C echo);
     `again`, a tag that makes this a sample of its own (not the cached one's work folder)."""
-    prefix = prefix_chunks(chunks, speed, offset, timed)
+    prefix = prefix_chunks(chunks, speed, offset, timed, zero_gaps=True)
     t = Try(opts, work, "ref-c-%s-%d-%s%s" % (inp_name, offset, "timed" if timed else "one",
                                                "-again-%s" % again if again else ""), prefix, 1.0,
             "cat", [], hold=True)
@@ -661,6 +464,19 @@ def find_cells(rows, needle):
         if c >= 0:
             return r, c
     return None
+
+
+def fade_and_rc(labels, info, tw_colours, ref_colours, tw_plain):
+    """Adds `fade-colour` (a style on the program's screen that cat's has not) and `rc` (a nonzero
+    exit status) to `labels`, and the labels, rc and fade styles to `info`."""
+    fade = styles_of(parse_capture(tw_colours)) - styles_of(parse_capture(ref_colours)) - {DEFAULT}
+    if fade:
+        labels.add("fade-colour")
+    rc = rc_from(tw_plain)
+    if rc != 0:
+        labels.add("rc")
+    info.update(labels=sorted(labels), rc=rc,
+                detail="fade styles: %s" % "; ".join(sorted(describe_style(s) for s in fade)) if fade else "")
 
 
 def judge_ctrl_c(tw_colours, tw_plain, refs, loose=None):
@@ -745,12 +561,7 @@ def run_ctrl_c(opts, work, cache, inputs, index, name, at):
     info = {"class": "ctrl-c", "input": name, "at": round(at, 3), "cols": opts.cols, "rows": opts.rows,
             "bin": opts.bin, "args": args, "speed": speed}
     try:
-        t.shell()
-        t.srv.type_line(COMMAND)
-        start = t.wait_feed_start()
-        wait = start + at - time.monotonic()
-        if wait > 0:
-            time.sleep(wait)
+        start = t.start_and_wait(at)
         key_time = time.monotonic()
         t.srv.keys("C-c")
         try:
@@ -765,17 +576,9 @@ def run_ctrl_c(opts, work, cache, inputs, index, name, at):
         tw_plain = t.srv.capture(colours=False)
     finally:
         t.kill()
-    _, writes, _ = read_feed_log(t.log)
-    bounds = [0] + [o for o, _ in writes]
-    # The feeder can die between a write and its log line: the next boundary is a candidate too.
-    ends, n = [], 0
-    for _, data in chunks:
-        n += len(data)
-        ends.append(n)
-    nxt = next((e for e in ends if e > bounds[-1]), None)
-    cands = ([nxt] if nxt else []) + list(reversed(bounds))[:opts.candidates]
+    written, nxt, cands = cut_candidates(t.log, chunks, opts.candidates)
     cands = list(dict.fromkeys(cands))
-    info["written"] = bounds[-1]
+    info["written"] = written
     info["key_after_feed_start"] = round(key_time - start, 3)
     info["candidates"] = cands
     rc = rc_from(tw_plain)
@@ -790,7 +593,7 @@ def run_ctrl_c(opts, work, cache, inputs, index, name, at):
                                    lambda: ctrl_c_reference(opts, work, name, chunks, speed, off, timed))
         return (off, colours, plain)
     # Most likely first: everything written, then the one after it, then earlier ones.
-    order = sorted(cands, key=lambda c: (c != bounds[-1], c == nxt, -c))
+    order = sorted(cands, key=lambda c: (c != written, c == nxt, -c))
     for off in order:
         refs.append(ref(off, True))
         if parse_capture(refs[-1][1]) == tw_rows:
@@ -908,14 +711,7 @@ def run_resize(opts, work, inputs, index, name, events):
                 labels = {"resize-timing"}
                 info["cat_resizes_later_by"] = shift
                 break
-    fade = styles_of(parse_capture(tw_colours)) - styles_of(parse_capture(ref_colours)) - {DEFAULT}
-    if fade:
-        labels.add("fade-colour")
-    rc = rc_from(tw_plain)
-    if rc != 0:
-        labels.add("rc")
-    info.update(labels=sorted(labels), rc=rc,
-                detail="fade styles: %s" % "; ".join(sorted(describe_style(s) for s in fade)) if fade else "")
+    fade_and_rc(labels, info, tw_colours, ref_colours, tw_plain)
     return verdict(labels), info, t, tw_colours, ref_colours
 
 
@@ -1074,12 +870,7 @@ def run_suspend(opts, work, cache, inputs, index, name, at, echo_line, pause):
             "args": args, "speed": speed}
     t = Try(opts, work, "z%04d" % index, chunks, speed, prog, args)
     try:
-        t.shell()
-        t.srv.type_line(COMMAND)
-        start = t.wait_feed_start()
-        wait = start + at - time.monotonic()
-        if wait > 0:
-            time.sleep(wait)
+        t.start_and_wait(at)
         t.srv.keys("C-z")
         try:
             wait_until(lambda: at_prompt(t.srv), 10, "the prompt after C-z")
@@ -1125,14 +916,7 @@ def run_suspend(opts, work, cache, inputs, index, name, at, echo_line, pause):
             text_diff = set()
             labels.discard("caret-inside")
         labels |= text_diff
-    fade = styles_of(parse_capture(tw_colours)) - styles_of(parse_capture(ref_colours)) - {DEFAULT}
-    if fade:
-        labels.add("fade-colour")
-    rc = rc_from(tw_plain)
-    if rc != 0:
-        labels.add("rc")
-    info.update(labels=sorted(labels), rc=rc,
-                detail="fade styles: %s" % "; ".join(sorted(describe_style(s) for s in fade)) if fade else "")
+    fade_and_rc(labels, info, tw_colours, ref_colours, tw_plain)
     info["after_echo"] = after_echo(t.pane_bytes(), b"^Z")
     return verdict(labels), info, t, tw_colours, ref_colours
 
@@ -1588,6 +1372,16 @@ def summarise(kind, results, extra=""):
     return len(bad)
 
 
+def every_try(opts, work, one):
+    """one(i) for every try, --jobs at once; then the work folder goes (unless --keep-work)."""
+    try:
+        with concurrent.futures.ThreadPoolExecutor(max_workers=opts.jobs) as ex:
+            list(ex.map(one, range(opts.tries)))
+    finally:
+        if not opts.keep_work:
+            shutil.rmtree(work, ignore_errors=True)
+
+
 def run_tries(opts, kind, fn):
     inputs = all_inputs(opts.cols, opts.trace)
     if opts.input:
@@ -1620,12 +1414,7 @@ def run_tries(opts, kind, fn):
                       flush=True)
         return clean
 
-    try:
-        with concurrent.futures.ThreadPoolExecutor(max_workers=opts.jobs) as ex:
-            list(ex.map(one, range(opts.tries)))
-    finally:
-        if not opts.keep_work:
-            shutil.rmtree(work, ignore_errors=True)
+    every_try(opts, work, one)
     results.sort(key=lambda r: r[1]["try"])
     return results
 
@@ -1656,12 +1445,7 @@ def cmd_fuzz(opts):
                                                      "split": "split-dependent", "fail": "differs"}[verdict],
                                                 ",".join(case.get("labels", []))), flush=True)
 
-    try:
-        with concurrent.futures.ThreadPoolExecutor(max_workers=opts.jobs) as ex:
-            list(ex.map(one, range(opts.tries)))
-    finally:
-        if not opts.keep_work:
-            shutil.rmtree(work, ignore_errors=True)
+    every_try(opts, work, one)
     bad = {}
     for verdict, case in results:
         if verdict == "fail":

@@ -22,6 +22,71 @@ def load_trace(path):
     return chunks
 
 
+def chunked(rnd, units, small=(1, 12), gap=(8, 40), stall=0.04, first=150.0):
+    """Token-like writes [(delay in ms, bytes)...] of the text `units` (a list of strings: the
+    characters, or characters and whole escape sequences), cut only between units: `small` units a
+    write, each `gap` ms after the last (`first` ms for the first) with an occasional (`stall`)
+    stall of 200-500 ms more. `rnd` is a random.Random."""
+    chunks, i = [], 0
+    while i < len(units):
+        n = rnd.randint(*small)
+        piece = "".join(units[i:i + n])
+        i += n
+        delay = first if not chunks else rnd.uniform(*gap)
+        if chunks and rnd.random() < stall:
+            delay += rnd.uniform(200, 500)
+        chunks.append((round(delay, 1), piece.encode("utf-8")))
+    return chunks
+
+
+def random_pieces(rnd, data, start=0.0):
+    """[(seconds since the start, bytes)...]: `data` in pieces of 1 to 120 bytes, each 0, 5, 20 or
+    40 ms after the last, the first at `start` or later. `rnd` is a random.Random."""
+    out, i, t = [], 0, start
+    while i < len(data):
+        n = rnd.randint(1, 120)
+        t += rnd.choice((0, 0.005, 0.02, 0.04))
+        out.append((t, data[i:i + n]))
+        i += n
+    return out
+
+
+def prefix_chunks(chunks, speed, offset, timed=True, zero_gaps=False):
+    """The first `offset` bytes of `chunks` (a trace played `speed` times faster) as the feeder
+    wrote them: `timed` keeps each write apart, the gaps shortened to an eighth and at least 3 ms
+    (with `zero_gaps`, a write that followed at once still does), so a terminal reads them one by
+    one as it did; else everything in one write."""
+    out, n = [], 0
+    for delay, data in chunks:
+        if n >= offset:
+            break
+        piece = data[:offset - n]
+        n += len(piece)
+        if timed:
+            d = delay / speed
+            out.append((0.0 if not out or (zero_gaps and d == 0) else max(3.0, d / 8), piece))
+        elif out:
+            out[0] = (0.0, out[0][1] + piece)
+        else:
+            out.append((0.0, piece))
+    return out
+
+
+def cut_candidates(log, chunks, most):
+    """Where a stream the feeder was writing may have been cut (a key pressed mid-stream), from its
+    log: (offset of the last write it logged, the end of the next write or None, candidates: that
+    next end (the feeder can die between a write and its log line) then the `most` last logged
+    offsets, newest first)."""
+    _, writes, _ = read_feed_log(log)
+    bounds = [0] + [o for o, _ in writes]
+    ends, n = [], 0
+    for _, data in chunks:
+        n += len(data)
+        ends.append(n)
+    nxt = next((e for e in ends if e > bounds[-1]), None)
+    return bounds[-1], nxt, ([nxt] if nxt else []) + list(reversed(bounds))[:most]
+
+
 def write_trace(path, chunks):
     with open(path, "w", encoding="ascii") as f:
         for delay, data in chunks:

@@ -132,3 +132,20 @@ def describe_style(st):
     if ulc is not None:
         out.append("ul " + colour_name(ulc))
     return ", ".join(out) or "default"
+
+
+def first_difference(want, got, label_want="cat", label_got="typewrite"):
+    """The first cell where two screens (rows of (character, style)) differ, described; None
+    when they are the same."""
+    for r in range(max(len(want), len(got))):
+        x = want[r] if r < len(want) else []
+        y = got[r] if r < len(got) else []
+        if x != y:
+            for c in range(max(len(x), len(y))):
+                a = x[c] if c < len(x) else None
+                b = y[c] if c < len(y) else None
+                if a != b:
+                    def cell(v):
+                        return "none" if v is None else "%r (%s)" % (v[0], describe_style(v[1]))
+                    return "row %d col %d: %s %s, %s %s" % (r, c, label_want, cell(a), label_got, cell(b))
+    return None
