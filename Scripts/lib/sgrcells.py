@@ -1,7 +1,7 @@
 """sgrcells: a terminal's cells with their SGR styles, as the screen checks read them.
 
-Shared by Scripts/check/tmux-check.py (tmux's capture-pane -e) and Scripts/check/emulator-actions.py (xterm's
-and kitty's own screen dumps): a style is (attribute bits, fg, bg, underline colour, underline
+Shared by Scripts/lib/terminal.py and Scripts/check/tmux-check.py (tmux's capture-pane -e) and
+Scripts/check/emulator-actions.py (xterm's and kitty's own screen dumps): a style is (attribute bits, fg, bg, underline colour, underline
 style); a colour is None (default), ("16", n), ("256", n) or ("rgb", r, g, b), with palette entries
 below 16 named as SGR 30-37/90-97 name them (ECMA-48 8.3.117, xterm ctlseqs for 38/48/58).
 Standard library only."""
