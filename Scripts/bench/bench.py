@@ -4,7 +4,7 @@
     Scripts/bench/bench.sh [--quick] [path/to/typewrite]        # the entry point (installs pv, strace, pyte)
     python3 Scripts/bench/bench.py --binary PATH [--quick] [--only 1,2,3,4,5,7,8,9,13,14] [--trace-names a,b]
 
-Cases (numbered as in the README's performance table; targets in the table):
+Cases (numbered as in the performance table, docs/benchmarks.md; targets in the table):
   1  passthrough throughput, stdout not a tty: 1 GiB of text to /dev/null and through `| cat`, best
      of 9 interleaved runs (cat, pv -q in the same rounds), output checked once with cmp
   2  startup: typewrite started with "hi\n" waiting in its stdin pipe and stdout a pipe, from spawn to

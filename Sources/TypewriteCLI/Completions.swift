@@ -20,8 +20,13 @@ public enum Completions {
         }
         var cases = ""
         for spec in OptionSpec.all {
-            guard case .required = spec.value else { continue }
             let names = (["--\(spec.long)"] + (spec.short.map { ["-\($0)"] } ?? [])).joined(separator: "|")
+            if case .command = spec.value {
+                // The command's name; its own arguments are its completion's business.
+                cases += "        \(names)) COMPREPLY=($(compgen -c -- \"$cur\")); return ;;\n"
+                continue
+            }
+            guard case .required = spec.value else { continue }
             let reply = spec.choices.isEmpty ? "COMPREPLY=()" : "COMPREPLY=($(compgen -W \"\(spec.choices.joined(separator: " "))\" -- \"$cur\"))"
             cases += "        \(names)) \(reply); return ;;\n"
         }
@@ -64,6 +69,7 @@ public enum Completions {
             let action: String
             switch spec.value {
             case .none: action = ""
+            case .command: action = ":command:_command_names"
             case .required(let name, let choices):
                 action = ":\(name.lowercased()):" + (choices.isEmpty ? " " : "(\(choices.joined(separator: " ")))")
             case .optional(let name, let choices):
@@ -93,6 +99,7 @@ public enum Completions {
             if let s = spec.short { line += " -s \(s)" }
             switch spec.value {
             case .none: break
+            case .command: line += " -x -a '(__fish_complete_command)'"
             case .required(_, let choices):
                 line += choices.isEmpty ? " -r" : " -x -a '\(choices.joined(separator: " "))'"
             case .optional(_, let choices):

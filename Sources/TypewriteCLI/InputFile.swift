@@ -18,4 +18,9 @@ struct InputFile {
         let fd = try System.openForReading(name)
         return InputFile(handle: FileHandle(fileDescriptor: fd, closeOnDealloc: true), name: name)
     }
+
+    /// The master of the pseudo-terminal `--exec` runs its command on (its owner closes it).
+    static func pseudoTerminal(_ master: Int32, name: String) -> InputFile {
+        InputFile(handle: FileHandle(fileDescriptor: master, closeOnDealloc: false), name: name)
+    }
 }

@@ -11,6 +11,8 @@ public struct OptionSpec: Sendable {
         case required(name: String, choices: [String])
         /// An optional value, given only with `=`: `--collapse`, `--collapse=5`.
         case optional(name: String, choices: [String])
+        /// Every argument after it, a command (named `name`) and its arguments: `--exec make -j8`.
+        case command(name: String)
     }
     public let long: String
     public let short: Character?
@@ -21,12 +23,12 @@ public struct OptionSpec: Sendable {
     public var valueName: String? {
         switch value {
         case .none: return nil
-        case .required(let name, _), .optional(let name, _): return name
+        case .required(let name, _), .optional(let name, _), .command(let name): return name
         }
     }
     public var choices: [String] {
         switch value {
-        case .none: return []
+        case .none, .command: return []
         case .required(_, let c), .optional(_, let c): return c
         }
     }
@@ -66,6 +68,10 @@ public struct OptionSpec: Sendable {
                    summary: "treat East Asian ambiguous-width characters as two cells (CJK terminals)"),
         OptionSpec(long: "tee", short: nil, value: .required(name: "FILE", choices: []),
                    summary: "also write what a pipe would get (the decoded answer, or the input) to FILE, as it arrives"),
+        OptionSpec(long: "notify", short: nil, value: .optional(name: "SECONDS", choices: []),
+                   summary: "tell the desktop when an answer that took SECONDS (default 10) is done"),
+        OptionSpec(long: "exec", short: "e", value: .command(name: "COMMAND"),
+                   summary: "run COMMAND on a terminal of its own, typing its output; keys go to it"),
         OptionSpec(long: "demo", short: nil, value: .none,
                    summary: "stream a built-in answer the way a language model would; reads no input"),
         OptionSpec(long: "completions", short: nil, value: .required(name: "SHELL", choices: ["bash", "zsh", "fish"]),
@@ -101,6 +107,10 @@ public struct Options: Sendable, Equatable {
     public var tee: String?
     /// Inputs in order; "-" is standard input. Empty means standard input.
     public var files: [String] = []
+    /// --notify: the shortest answer, in seconds, worth a notification (nil: none).
+    public var notifyAfter: Double?
+    /// --exec: the command and its arguments (nil: none).
+    public var command: [String]?
     /// The numbers as given on the command line, by setting, for error messages.
     private var given: [String: String] = [:]
 
@@ -146,7 +156,8 @@ extension Options {
                     throw UsageError("option '--\(name)' is ambiguous: " + prefixed.map { "--\($0.long)" }.joined(separator: ", "), hint: hint)
                 }
                 guard let found = matches.first ?? (prefixed.count == 1 && !name.isEmpty ? prefixed.first : nil) else {
-                    throw UsageError("unknown option '--\(name)'", hint: hint)
+                    throw UsageError("unknown option '--\(name)'",
+                                     hint: nearestOption(to: name).map { "Did you mean '--\($0.long)'?" } ?? hint)
                 }
                 spec = found
                 display = "--\(found.long)"
@@ -161,6 +172,13 @@ extension Options {
                     if case .none = found.value {
                         try options.apply(found, value: nil, display: "-\(c)")
                         continue
+                    }
+                    if case .command = found.value {
+                        // `-e make`, or `-emake`: the rest of the line is the command.
+                        let rest = chars.isEmpty ? Array(arguments[i...]) : [String(chars)] + arguments[i...]
+                        try options.takeCommand(rest, display: "-\(c)")
+                        i = arguments.count
+                        break
                     }
                     var value = String(chars)
                     if value.isEmpty {
@@ -192,6 +210,9 @@ extension Options {
                     }
                 }
                 try options.apply(spec, value: value, display: display)
+            case .command:
+                try options.takeCommand((inlineValue.map { [$0] } ?? []) + arguments[i...], display: display)
+                i = arguments.count
             case .required(let name, _):
                 var value = inlineValue
                 if value == nil {
@@ -200,6 +221,16 @@ extension Options {
                     i += 1
                 }
                 try options.apply(spec, value: value, display: display)
+            }
+        }
+        if options.command != nil {
+            // They rewrite what is shown or read keys of their own, or are inputs of their own.
+            if let file = options.files.first {
+                throw UsageError("--exec runs a command, but a FILE was given: '\(file)'", hint: hint)
+            }
+            for (given, name) in [(options.timestampFormat != nil, "--timestamps"), (options.collapseLines != nil, "--collapse"),
+                                  (options.demo, "--demo")] where given {
+                throw UsageError("\(name) cannot be used with --exec", hint: hint)
             }
         }
         if options.demo && !options.files.isEmpty {
@@ -274,6 +305,11 @@ extension Options {
             }
             guard !v.isEmpty else { throw UsageError("empty FILE for \(display)") }
             tee = v
+        case "notify":
+            guard let n = value.map({ Self.decimal($0) }) ?? 10, n >= 0, n.isFinite else {
+                throw UsageError("invalid value '\(v)' for \(display): expected seconds, 0 or more")
+            }
+            notifyAfter = n
         case "demo": demo = true
         case "completions": completions = v
         case "help": help = true
@@ -282,22 +318,90 @@ extension Options {
         }
     }
 
+    /// Takes `words` as `--exec`'s command and its arguments.
+    private mutating func takeCommand(_ words: some Collection<String>, display: String) throws(UsageError) {
+        guard let name = words.first, !name.isEmpty else {
+            throw UsageError("option '\(display)' needs a COMMAND", hint: "Try 'typewrite --help' for more information.")
+        }
+        command = Array(words)
+    }
+
     /// A plain decimal number (`200`, `2.5`, `1e3`); not hexadecimal, `nan` or `inf`.
     static func decimal(_ text: String) -> Double? {
         guard !text.isEmpty, text.allSatisfy({ "0123456789.eE+-".contains($0) }) else { return nil }
         return Double(text)
     }
 
-    /// The text of `--help`.
+    /// The option whose long name is nearest to a mistyped `name` (without dashes): at most one edit
+    /// (insertion, deletion, substitution or swap of two neighbours: optimal string alignment
+    /// distance) for names shorter than 6 characters, two for longer ones; the first in table order
+    /// on a tie; nil when none is that near or `name` is shorter than 3 characters.
+    static func nearestOption(to name: String) -> OptionSpec? {
+        let typed = Array(name.lowercased())
+        guard typed.count >= 3 else { return nil }
+        let limit = typed.count >= 6 ? 2 : 1
+        var best: (spec: OptionSpec, distance: Int)?
+        for spec in OptionSpec.all {
+            let d = editDistance(typed, Array(spec.long))
+            if d <= limit, d < (best?.distance ?? .max) { best = (spec, d) }
+        }
+        return best?.spec
+    }
+
+    /// Optimal string alignment distance between `a` and `b`: insertions, deletions, substitutions
+    /// and swaps of two adjacent characters, each costing 1.
+    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+        var d = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { d[i][0] = i }
+        for j in 0...b.count { d[0][j] = j }
+        for i in 1...a.count {
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
+                }
+            }
+        }
+        return d[a.count][b.count]
+    }
+
+    /// Width of `--help`: every line fits a terminal 80 columns wide.
+    static let helpWidth = 80
+    /// Column where an option's summary starts (and its continuation lines).
+    static let summaryColumn = 30
+
+    /// `text` cut at spaces into lines of at most `width` characters (a word longer than `width`
+    /// stands alone on its line).
+    static func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty && line.count + 1 + word.count > width {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
+    }
+
+    /// The text of `--help`: at most `helpWidth` columns, each option's summary wrapped beside it.
     public static func helpText() -> String {
         var lines = [
             "typewrite \(Typewrite.version): type a stream of text onto the terminal with a soft fade-in",
             "",
             "Usage: typewrite [OPTIONS] [FILE...]",
             "       command | typewrite [OPTIONS]",
+            "       typewrite [OPTIONS] --exec COMMAND [ARG...]",
             "",
-            "Reads each FILE in order (- or none: standard input). On a terminal, text types in at",
-            "--cps with each new character fading in; elsewhere the bytes pass through unchanged.",
+        ]
+        lines += wrap("Reads each FILE in order (- or none: standard input). On a terminal, text types in at "
+                      + "--cps with each new character fading in; elsewhere the bytes pass through unchanged.",
+                      width: helpWidth)
+        lines += [
             "",
             "Options:",
         ]
@@ -308,18 +412,25 @@ extension Options {
             case .none: break
             case .required(let name, _): left += " \(name)"
             case .optional(let name, _): left += "[=\(name)]"
+            case .command(let name): left += " \(name) [ARG...]"
             }
-            let pad = max(1, 28 - left.count)
-            lines.append("  " + left + String(repeating: " ", count: pad) + spec.summary)
+            left = "  " + left
+            let indent = String(repeating: " ", count: summaryColumn)
+            var summary = wrap(spec.summary, width: helpWidth - summaryColumn)
+            if left.count + 1 > summaryColumn {
+                lines.append(left)  // too wide for the column: the summary starts on the next line
+            } else {
+                lines.append(left + String(repeating: " ", count: summaryColumn - left.count) + (summary.isEmpty ? "" : summary.removeFirst()))
+            }
+            lines += summary.map { indent + $0 }
         }
-        lines += [
-            "",
-            "Environment: NO_COLOR, REDUCED_MOTION, TERM, COLORTERM, COLORFGBG, COLUMNS (with",
-            "--animate=always to a non-terminal), LC_ALL, LC_CTYPE, LANG (CJK: ambiguous width 2),",
-            "TYPEWRITE_QUERY_COLORS (never: do not ask the terminal for its colours).",
-            "Exit status: 0 success, 1 a file could not be read or the stream reported an error,",
-            "2 usage error, 128+N killed by signal N (130 Ctrl-C, 141 broken pipe).",
-        ]
+        lines.append("")
+        lines += wrap("Environment: NO_COLOR, REDUCED_MOTION, TERM, COLORTERM, COLORFGBG, COLUMNS (with "
+                      + "--animate=always to a non-terminal), LC_ALL, LC_CTYPE, LANG (CJK: ambiguous width 2), "
+                      + "TYPEWRITE_QUERY_COLORS (never: do not ask the terminal for its colours).", width: helpWidth)
+        lines += wrap("Exit status: 0 success, 1 a file could not be read or the stream reported an error, "
+                      + "2 usage error, 128+N killed by signal N (130 Ctrl-C, 141 broken pipe); with --exec "
+                      + "the command's status (127 not found, 126 not executable).", width: helpWidth)
         return lines.joined(separator: "\n") + "\n"
     }
 }

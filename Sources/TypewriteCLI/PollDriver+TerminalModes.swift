@@ -21,7 +21,9 @@ extension PollDriver {
     /// signal to a job that was running in the background), and on SIGCONT, after a stop
     /// typewrite did not see: set again where the shell put its own modes back.
     mutating func keepQueues(_ session: Session) {
-        guard session.isAnimated, setup.signals != nil, System.isControllingTerminal(setup.output),
+        // Under `--exec` with the keys' terminal in raw mode no key sends a signal, and nothing echoes.
+        guard exec?.keysAreTerminal != true,
+              session.isAnimated, setup.signals != nil, System.isControllingTerminal(setup.output),
               System.isForegroundProcessGroup(setup.output) else { return }
         if let kept = keptQueues {
             keptQueues = System.keepQueuesAgain(setup.output, kept, quietEcho: !readsTerminal)

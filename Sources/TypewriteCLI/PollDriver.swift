@@ -13,6 +13,9 @@ package enum InputSource: Sendable {
     case file(String)
     /// The built-in demo: an answer streamed the way a language model sends tokens.
     case demo(DemoScript)
+    /// The pseudo-terminal of the command `--exec` runs (its master), named for messages: read
+    /// until EIO, which is its end once every program on it has closed it.
+    case pseudoTerminal(Int32, name: String)
 }
 
 /// The command line's event loop around a `Session`: the design card's non-blocking reader
@@ -46,6 +49,8 @@ package struct PollDriver {
         /// `--tee FILE`: where what a pipe would receive is copied, as it arrives, and its name
         /// for a message.
         package var tee: (descriptor: Int32, name: String)?
+        /// `--exec`: the command on its pty (one of the inputs) and the keys that go to it.
+        var exec: ExecRelay?
 
         package init(inputs: [InputSource]) { self.inputs = inputs }
     }
@@ -77,15 +82,19 @@ package struct PollDriver {
     static let kernelCopySize = 1024 * 1024
 
     var setup: Setup
+    /// `--exec`: the command and its keys (the setup's, owned by the loop from `init` on).
+    var exec: ExecRelay?
+    /// `--exec`: the size of the last read of the pty, in bytes, and when it was (`execInputRestsUntil`).
+    var lastPieceSize = Int.max
     private var nextInput = 0
-    private var current: (file: InputFile, name: String)?
+    var current: (file: InputFile, name: String)?
     private var demo: (script: DemoScript, next: Int, due: Seconds)?
     /// End of input seen behind the last burst's bytes: the next turn takes it (a terminal's
     /// Control-D is reported only once, so it must not be lost behind the data before it).
     private var endSeen = false
     private var keyMode: SavedTerminalMode?
-    private var colorQuery: TerminalQuery?
-    private var cursorQuery: TerminalQuery?
+    var colorQuery: TerminalQuery?
+    var cursorQuery: TerminalQuery?
     /// When the next cursor position query may be sent (a moment after a resize), and how many
     /// answers in a row came from before it.
     private var cursorQueryFrom: Seconds = 0
@@ -114,7 +123,11 @@ package struct PollDriver {
     /// when the input opens; off for good once the kernel refuses the pair.
     private var copiesInKernel = false
 
-    package init(_ setup: Setup) { self.setup = setup }
+    package init(_ setup: Setup) {
+        self.setup = setup
+        exec = setup.exec
+        self.setup.exec = nil
+    }
 
     /// Runs `session` until it is finished, a signal ends it, or the output fails.
     package mutating func run(_ session: inout Session) -> Outcome {
@@ -126,6 +139,8 @@ package struct PollDriver {
             cursorQuery?.finish()
         }
         cursorQuery = nil
+        // After the queries, which put back the raw mode they found.
+        endExec(outcome)
         // Last: the queries' and the prompt's saved modes carry NOFLSH.
         releaseQueues(discardTypedAhead: endedByKey)
         return outcome
@@ -139,6 +154,7 @@ package struct PollDriver {
         defer { buffer.deallocate() }
         let watchReader = session.isAnimated && System.isPipe(setup.output)
         var out = SessionOutput()
+        session.beginAnswer(at: System.monotonicNow())
         if setup.queryColors && session.isAnimated {
             colorQuery = TerminalQuery.start(TerminalColors.request(palette: setup.queryPalette), giveUp: 2, output: setup.output)
         }
@@ -178,6 +194,8 @@ package struct PollDriver {
                     if let response = handleSignals(signals, &session, at: now, out: &out) { return response }
                     continue
                 }
+                session.completeAnswer(at: now, into: &out)
+                if let failure = emit(&out) { return failure }
                 return .finished(failed: session.failed || teeFailed)
             }
             if session.wantsKeyboard {
@@ -187,16 +205,30 @@ package struct PollDriver {
             // The first frames wait a moment for the terminal's colours, so no cell starts its fade
             // from an assumed background (a dark one on a light terminal runs backwards).
             let framesFrom = colorQuery.map { $0.firstFrameAt } ?? 0
+            if let relay = exec, relay.isDue(at: now), execDue(&session, at: now, into: &out) { continue }
             if let due = session.nextDeadline, now >= max(due, framesFrom) {
                 session.advance(to: now, into: &out)
                 continue
             }
 
-            let reading = session.wantsInput ? current : nil
+            var reading = session.wantsInput ? current : nil
             var timeout = endSeen && reading != nil ? 0 : session.nextDeadline.map { max($0, framesFrom) - now }
+            if reading != nil, let resting = execInputRestsUntil(at: now) {
+                reading = nil
+                timeout = min(timeout ?? .infinity, resting - now)
+            }
             if let demo { timeout = min(timeout ?? .infinity, demo.due - now) }
+            if let wait = exec?.timeout(from: now) { timeout = min(timeout ?? .infinity, wait) }
+            if exec != nil && exec?.holdsRawMode == false && exec?.keysAreTerminal == true {
+                timeout = min(timeout ?? .infinity, Self.foregroundCheckInterval)  // `fg` sends no signal
+            }
             if let query = colorQuery {
-                if now >= query.giveUpAt { colorQuery?.abandon(); colorQuery = nil; continue }
+                if now >= query.giveUpAt {
+                    colorQuery?.abandon()
+                    exec?.forward(TerminalQuery.typedKeys(in: query.reply), at: now)
+                    colorQuery = nil
+                    continue
+                }
                 timeout = min(timeout ?? .infinity, query.giveUpAt - now)
             }
             if session.wantsCursorReport && cursorQuery == nil {
@@ -216,6 +248,7 @@ package struct PollDriver {
             if let query = cursorQuery {
                 if now >= query.giveUpAt {
                     cursorQuery?.abandon()
+                    exec?.forward(TerminalQuery.typedKeys(in: query.reply), at: now)
                     cursorQuery = nil
                     session.cursorReport(column: nil, into: &out)
                     continue
@@ -235,6 +268,7 @@ package struct PollDriver {
             let queryIndex = colorQuery.map { fds.append(($0.descriptor, System.pollIn)); return fds.count - 1 }
             let cursorIndex = cursorQuery.map { fds.append(($0.descriptor, System.pollIn)); return fds.count - 1 }
             let outputIndex: Int? = watchReader ? { fds.append((setup.output, 0)); return fds.count - 1 }() : nil
+            let execIndices = execPollEntries(into: &fds)
             let events = System.poll(fds, timeout: timeout)
             now = System.monotonicNow()
 
@@ -247,6 +281,7 @@ package struct PollDriver {
             if let i = queryIndex, events[i] != 0, colorQuery?.read() == true { finishColorQuery(&session) }
             if let i = cursorIndex, events[i] != 0, cursorQuery?.read() == true, let reply = cursorQuery?.reply {
                 cursorQuery = nil
+                exec?.forward(TerminalQuery.typedKeys(in: reply), at: now)
                 let column = TerminalQuery.cursorColumn(in: reply)
                 // One past the last column is tmux's pending wrap; further is from before a resize.
                 let width = System.terminalColumns(setup.output)
@@ -272,6 +307,9 @@ package struct PollDriver {
                 if let failure = read(reading, into: buffer, limit: session.readSize(limit: readLimit), &session, at: now, out: &out) {
                     return failure
                 }
+            }
+            if let indices = execIndices, let failure = execEvents(indices, events, &session, at: now, into: &out) {
+                return failure
             }
             if let i = keyIndex, let keyboard = setup.keyboard, events[i] != 0 {
                 readKeys(keyboard, events[i], &session, at: now, into: &out)
@@ -305,6 +343,9 @@ package struct PollDriver {
         case .demo(let script):
             demo = (script, 0, now + (script.bursts.first?.delay ?? 0))
             if script.bursts.isEmpty { demo = nil; openNextInput(&session, at: now, into: &out) }
+        case .pseudoTerminal(let master, let name):
+            current = (InputFile.pseudoTerminal(master, name: name), name)
+            copiesInKernel = false
         case .file(let name):
             do {
                 let file = try InputFile.open(name)
@@ -349,7 +390,8 @@ package struct PollDriver {
                 count = n
             }
         } catch {
-            session.report(.unreadableInput(name: input.name, error), into: &out)
+            // A pty's master reads EIO once every program on it has closed it: its end.
+            if !(exec != nil && error.code == EIO) { session.report(.unreadableInput(name: input.name, error), into: &out) }
             current = nil
             return nil
         }
@@ -365,6 +407,8 @@ package struct PollDriver {
         } else {
             session.receive(bytes, at: now, into: &out)
         }
+        if exec?.output(bytes, at: now) == true { session.settleNow(at: now, into: &out) }  // a key's echo
+        if exec != nil { lastPieceSize = count }
         if session.inputEnded { current = nil }  // the stream reported an error: read no further
         return nil
     }
@@ -377,7 +421,8 @@ package struct PollDriver {
         guard var total = try System.read(fd, into: buffer) else { return nil }
         while total > 0 && total < buffer.count,
               System.poll([(fd, System.pollIn)], timeout: 0)[0] & System.pollIn != 0 {
-            guard let n = try System.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[total...])) else { break }
+            // An error after some bytes (EIO: a pty's end) is the next call's to report.
+            guard let n = try? System.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[total...])) else { break }
             if n == 0 { return (total, true) }
             total += n
         }
@@ -404,6 +449,7 @@ package struct PollDriver {
     private mutating func handleSignal(_ signo: Int32, fromTerminal: Bool, _ session: inout Session, at now: Seconds,
                                        out: inout SessionOutput) -> Outcome? {
         if signo == SIGWINCH {
+            exec?.followWindowSize()
             toldColumns = System.terminalColumns(setup.output)
             session.resize(columns: toldColumns, rows: System.terminalRows(setup.output), at: now, into: &out)
             cursorQueryFrom = now + Self.resizeQuietTime
@@ -412,7 +458,10 @@ package struct PollDriver {
             return nil
         }
         guard let signal = SessionSignal(posixNumber: signo) else { return nil }
-        if signal == .resume { keepQueues(session) }
+        if signal == .resume {
+            resumeExec()
+            keepQueues(session)
+        }
         if signal == .resume, session.awaitsKeys, keyMode != nil, let keyboard = setup.keyboard {
             // Stopped without our knowing (SIGSTOP): the shell may have reset the terminal.
             let stillOurs = System.isForegroundProcessGroup(keyboard) && (try? System.enterKeyMode(keyboard)) != nil
@@ -456,18 +505,27 @@ package struct PollDriver {
             }
             return .signal(signal)
         case .suspend:
-            leaveKeyMode()
-            colorQuery?.restore()
-            cursorQuery?.restore()
-            releaseQueues(discardTypedAhead: fromTerminal)
-            if let failure = emit(&out) { return failure }
-            setup.suspend()  // stops here until SIGCONT
-            keepQueues(session)
-            colorQuery?.reenter()
-            cursorQuery?.reenter()
-            session.resumed(at: System.monotonicNow(), into: &out)
-            return nil
+            return stop(&session, discardTypedAhead: fromTerminal, out: &out)
         }
+    }
+
+    /// Stops the process after the session has settled what it shows (SIGTSTP, or the `--exec`
+    /// command stopped by Control-Z): every terminal mode typewrite holds is put back first, and
+    /// taken again when it continues. - Returns: how the output failed, if it did.
+    mutating func stop(_ session: inout Session, discardTypedAhead: Bool, out: inout SessionOutput) -> Outcome? {
+        leaveKeyMode()
+        colorQuery?.restore()
+        cursorQuery?.restore()
+        releaseQueues(discardTypedAhead: discardTypedAhead)
+        exec?.leaveRawMode()
+        if let failure = emit(&out) { return failure }
+        setup.suspend()  // stops here until SIGCONT
+        resumeExec()  // before the queries, which save the mode they find
+        keepQueues(session)
+        colorQuery?.reenter()
+        cursorQuery?.reenter()
+        session.resumed(at: System.monotonicNow(), into: &out)
+        return nil
     }
 
     private mutating func beginPrompt(_ session: inout Session, at now: Seconds, into out: inout SessionOutput) {
@@ -520,6 +578,7 @@ package struct PollDriver {
         colorQuery = nil
         if !query.isDone { query.finish() }
         if query.isAnswered { session.useTerminalColors(TerminalColors.parse(query.reply)) }
+        exec?.forward(TerminalQuery.typedKeys(in: query.reply), at: System.monotonicNow())
     }
 
     // MARK: Output

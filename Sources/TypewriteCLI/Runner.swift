@@ -30,6 +30,7 @@ public enum RunOutcome: Equatable, Sendable {
 /// says how the process ends; it never exits by itself.
 public enum Runner {
     public static func run(arguments: [String], environment: [String: String], hooks: ProcessHooks) -> RunOutcome {
+        if let helper = ExecLeader.run(arguments) { return helper }
         let options: Options
         do {
             options = try Options.parse(arguments)
@@ -41,6 +42,19 @@ public enum Runner {
         if options.help { return write(Options.helpText()) }
         if options.version { return write("typewrite \(Typewrite.version)\n") }
         if let shell = options.completions { return write(Completions.script(for: shell)) }
+
+        // --exec: the command is found (or refused, 127 / 126) before any terminal mode is touched,
+        // then started on its pty, whose settings are copied from typewrite's terminal before
+        // that terminal goes raw.
+        var exec: ExecRelay?
+        if let command = options.command {
+            do {
+                exec = try startExec(command, environment: environment)
+            } catch {
+                System.printError("typewrite: \(error.message)")
+                return .exit(error.status)
+            }
+        }
 
         let output = System.standardOutput
         let outputIsTerminal = System.isTerminal(output)
@@ -59,9 +73,20 @@ public enum Runner {
         }
         var sessionSettings = SessionSettings(settings, capabilities: capabilities, terminal: geometry, outputIsTerminal: outputIsTerminal,
                                               timestampFormat: options.timestampFormat, collapse: collapse)
+        if let seconds = options.notifyAfter, outputIsTerminal, (environment["TERM"] ?? "") != "dumb" {
+            sessionSettings.notifier = AnswerNotifier(threshold: seconds, kind: DesktopNotification(environment: environment))
+        }
         let files = options.files.isEmpty ? ["-"] : options.files
-        let readsStandardInput = !options.demo && files.contains("-")
+        let readsStandardInput = !options.demo && exec == nil && files.contains("-")
         var setup = PollDriver.Setup(inputs: options.demo ? [.demo(DemoScript())] : files.map { .file($0) })
+        if let exec, let name = options.command?.first {
+            setup.inputs = [.pseudoTerminal(exec.child.master, name: name)]
+            setup.exec = exec
+            // Signals matter whether or not the output animates: SIGTERM hangs the command up,
+            // SIGWINCH resizes its terminal, Control-Z's stop is passed on.
+            setup.signals = hooks.installSignalPipe()
+            setup.suspend = hooks.suspend
+        }
         if let path = options.tee {
             // Created before any input is read, as a shell's `>` would be; never one of the inputs.
             if let input = files.first(where: { $0 != "-" && System.isSameFile($0, path) }) {
@@ -97,12 +122,14 @@ public enum Runner {
                 setup.queryPalette = MarkdownAppearance.paletteIndices
             }
             setup.keyboard = keyboard
-            setup.signals = hooks.installSignalPipe()
+            if setup.signals == nil { setup.signals = hooks.installSignalPipe() }
             setup.suspend = hooks.suspend
         }
         var session = Session(settings: sessionSettings)
         var driver = PollDriver(setup)
         let outcome = driver.run(&session)
+        // The command's status is the run's (its death by signal N: 128 + N, as a shell reports).
+        let commandStatus = driver.exec?.child.finish()
         if let path = environment["TYPEWRITE_MARKDOWN_STATS"], !path.isEmpty, let stats = session.markdownStatistics {
             // For the benchmark: how often settled cells were restyled.
             let json = "{\"characters\": \(stats.characters), \"restyledCells\": \(stats.restyledCells), "
@@ -113,6 +140,7 @@ public enum Runner {
         if let tee = setup.tee { System.closeDescriptor(tee.descriptor) }
         switch outcome {
         case .finished(let failed):
+            if let commandStatus { return .exit(commandStatus == 0 && failed ? 1 : commandStatus) }
             return .exit(failed ? 1 : 0)
         case .signal(let signal):
             return .signal(signal.posixNumber)
@@ -123,6 +151,28 @@ public enum Runner {
             System.printError(TypewriteError.outputFailed(error).line)
             return .exit(1)
         }
+    }
+
+    /// Finds `command`'s file and starts it on a pseudo-terminal of its own, with typewrite's
+    /// standard input as its keys (put in raw mode when it is a terminal typewrite has the
+    /// foreground of). - Throws: `ExecChild.StartError` (127 not found, 126 not executable or not
+    /// started).
+    static func startExec(_ command: [String], environment: [String: String]) throws(ExecChild.StartError) -> ExecRelay {
+        let file = try ExecChild.resolve(command[0], path: environment["PATH"])
+        let input = System.standardInput
+        let terminal = [input, System.standardOutput, System.standardError].first { System.isTerminal($0) }
+        let fallback = WindowSize(rows: UInt16(environment["LINES"].flatMap { Int($0) }.map { min(max($0, 1), 9999) } ?? 24),
+                                  columns: UInt16(environment["COLUMNS"].flatMap { Int($0) }.map { min(max($0, 1), 9999) } ?? 80))
+        let child: ExecChild
+        do {
+            child = try ExecChild.start(file: file, arguments: command, terminal: terminal, fallbackSize: fallback)
+        } catch {
+            throw ExecChild.StartError(message: "\(command[0]): \(error)", status: 126)
+        }
+        var relay = ExecRelay(child: child, keys: input, keysAreTerminal: System.isTerminal(input), terminal: terminal,
+                              at: System.monotonicNow())
+        relay.enterRawMode()
+        return relay
     }
 
     /// The controlling terminal, opened for keys, when --collapse can work on this terminal: it

@@ -140,4 +140,52 @@ extension TerminalQuery {
         }
         return nil
     }
+
+    /// What is left of `reply` without the terminal's answers in it — OSC strings (the colours'
+    /// replies, ended by BEL or ST), DA1's reply (`CSI ? … c`) and cursor position reports
+    /// (`CSI row ; column R`): the keys the user typed while the query waited, which under
+    /// `--exec` go on to the command.
+    static func typedKeys(in reply: [UInt8]) -> [UInt8] {
+        var keys: [UInt8] = []
+        var i = 0
+        while i < reply.count {
+            if reply[i] == 0x1B, i + 1 < reply.count, let end = answerEnd(in: reply, from: i) {
+                i = end
+                continue
+            }
+            keys.append(reply[i])
+            i += 1
+        }
+        return keys
+    }
+
+    /// Where an answer that starts with the ESC at `start` ends (one past its last byte); nil when
+    /// what starts there is no answer.
+    private static func answerEnd(in bytes: [UInt8], from start: Int) -> Int? {
+        switch bytes[start + 1] {
+        case 0x5D:  // OSC … BEL or ESC \
+            var j = start + 2
+            while j < bytes.count {
+                if bytes[j] == 0x07 { return j + 1 }
+                if bytes[j] == 0x1B { return j + 1 < bytes.count && bytes[j + 1] == 0x5C ? j + 2 : nil }
+                j += 1
+            }
+            return nil
+        case 0x5B:  // CSI ? digits ; … c, or CSI digits ; digits R
+            var j = start + 2
+            let private_ = j < bytes.count && bytes[j] == 0x3F
+            if private_ { j += 1 }
+            var semicolons = 0
+            while j < bytes.count, (0x30...0x39).contains(bytes[j]) || bytes[j] == 0x3B {
+                if bytes[j] == 0x3B { semicolons += 1 }
+                j += 1
+            }
+            guard j < bytes.count else { return nil }
+            if private_ && bytes[j] == 0x63 { return j + 1 }
+            if !private_ && semicolons == 1 && bytes[j] == 0x52 { return j + 1 }
+            return nil
+        default:
+            return nil
+        }
+    }
 }

@@ -3,7 +3,7 @@ import Testing
 @testable import TypewriteCore
 @testable import TypewriteCLI
 
-/// `OptionSpec.all` is the one definition of the command line (issue 7): `--help`, the shell
+/// `OptionSpec.all` is the one definition of the command line: `--help`, the shell
 /// completions and the man page's OPTIONS must name exactly its options. The help text and the
 /// completions are generated from it; the man page is written by hand, so these tests catch an
 /// option added, renamed or removed in one place and not the other.
@@ -160,13 +160,23 @@ struct DocumentationAgreementTests {
         let readme = try String(contentsOf: Self.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
         let help = Options.helpText().split(separator: "\n", omittingEmptySubsequences: false)
         let start = try #require(help.firstIndex(of: "Options:"))
-        let optionLines = help[(start + 1)...].prefix { !$0.isEmpty }
-        #expect(optionLines.count == OptionSpec.all.count)
-        let readmeLines = Set(readme.split(separator: "\n"))
-        for line in optionLines {
-            let quoted = readmeLines.contains(line)  // outside #expect: a failure should not print the README
-            #expect(quoted, "README.md lacks this line of --help (copy the block again): \(line)")
-        }
+        let optionLines = Array(help[(start + 1)...].prefix { !$0.isEmpty })  // wrapped summaries included
+        #expect(optionLines.filter { $0.prefix { $0 == " " }.count < Options.summaryColumn }.count == OptionSpec.all.count)
+        // The block as one run of lines, in order, so a wrapped summary continues where it should.
+        let block = optionLines.joined(separator: "\n")
+        let quoted = readme.contains("```\n" + block + "\n```")  // outside #expect: a failure should not print the README
+        #expect(quoted, "README.md's Options block is not the option lines of --help (copy the block again)")
+    }
+
+    @Test("the README and the man page name the version --version prints")
+    func versionAgrees() throws {
+        let readme = try String(contentsOf: Self.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let page = try Self.manPage()
+        #expect(page.contains("\"typewrite \(Typewrite.version)\""), "the man page's .TH names another version")
+        // "version 0.3.0", `from: "0.3.0"`, "typewrite 0.3.0": the README's mentions of its own version.
+        let versions = readme.matches(of: #/(?:version|from:|typewrite) "?(\d+\.\d+\.\d+)/#).map { String($0.output.1) }
+        #expect(!versions.isEmpty && versions.allSatisfy { $0 == Typewrite.version },
+                "README.md names versions \(Set(versions).sorted()), --version prints \(Typewrite.version)")
     }
 
     // MARK: completions

@@ -43,6 +43,48 @@ struct OptionsTests {
         }
     }
 
+    @Test("a mistyped long option suggests the nearest one, as the hint line", arguments: [
+        ("--colr", "color"), ("--colour", "color"), ("--fomat=sse", "format"), ("--hlep", "help"),
+        ("--timestmps", "timestamps"), ("--reduced-motion", "reduce-motion"), ("--max_lag", "max-lag"),
+        ("--hiperlinks=never", "hyperlinks"),
+    ])
+    func suggestsNearestOption(argument: String, nearest: String) {
+        do {
+            _ = try Options.parse([argument])
+            Issue.record("accepted \(argument)")
+        } catch {
+            #expect(error.message.hasPrefix("unknown option '--"), "got: \(error.message)")
+            #expect(error.hint == "Did you mean '--\(nearest)'?", "got: \(error.hint ?? "no hint")")
+        }
+    }
+
+    @Test("an option not near any keeps the general hint", arguments: ["--bogus", "--xy", "--zzzzzzzz"])
+    func noSuggestionWhenNothingIsNear(argument: String) {
+        do {
+            _ = try Options.parse([argument])
+            Issue.record("accepted \(argument)")
+        } catch {
+            #expect(error.hint == "Try 'typewrite --help' for more information.", "got: \(error.hint ?? "no hint")")
+        }
+    }
+
+    @Test("--help fits 80 columns; a wrapped summary continues under its first line")
+    func helpFitsEightyColumns() {
+        let lines = Options.helpText().split(separator: "\n", omittingEmptySubsequences: false)
+        for line in lines {
+            #expect(line.count <= 80, "\(line.count) columns: \(line)")
+        }
+        let start = lines.firstIndex(of: "Options:") ?? 0
+        let block = lines[(start + 1)...].prefix { !$0.isEmpty }
+        func indent(_ line: Substring) -> Int { line.prefix { $0 == " " }.count }
+        for line in block {
+            let isOption = (2...6).contains(indent(line)) && line.dropFirst(indent(line)).hasPrefix("-")
+            let isContinuation = indent(line) == Options.summaryColumn
+            #expect(isOption || isContinuation, "neither an option nor its summary's continuation: \(line)")
+        }
+        #expect(block.filter { indent($0) < Options.summaryColumn }.count == OptionSpec.all.count)
+    }
+
     @Test("good command lines")
     func goodCommandLines() throws {
         func parse(_ a: [String]) throws -> Options { try Options.parse(a) }

@@ -297,7 +297,7 @@ extension System {
 
 /// A terminal's settings saved before typewrite changed them, to put back on every exit path.
 package struct SavedTerminalMode: Sendable {
-    fileprivate var settings: termios
+    var settings: termios
 }
 
 extension System {
@@ -356,16 +356,24 @@ extension System {
     /// - Returns: the settings before, for `restoreTerminalMode`.
     /// - Throws: `SystemError` when the settings cannot be read or changed.
     package static func enterKeyMode(_ fd: Int32) throws(SystemError) -> SavedTerminalMode {
+        try changeMode(fd, when: TCSAFLUSH) { raw in
+            raw.c_lflag &= ~tcflag_t(ICANON | ECHO | ECHONL | ISIG | IEXTEN)
+            raw.c_iflag &= ~tcflag_t(IXON | ICRNL | INLCR | IGNCR)
+            withUnsafeMutableBytes(of: &raw.c_cc) { cc in
+                cc[Int(VMIN)] = 1
+                cc[Int(VTIME)] = 0
+            }
+        }
+    }
+
+    /// Changes the settings of terminal `fd` by `change` (`tcgetattr`, `tcsetattr(when)`, EINTR
+    /// retried). - Returns: the settings before. - Throws: `SystemError`.
+    static func changeMode(_ fd: Int32, when: Int32, _ change: (inout termios) -> Void) throws(SystemError) -> SavedTerminalMode {
         var saved = termios()
         guard tcgetattr(fd, &saved) == 0 else { throw SystemError.current }
-        var raw = saved
-        raw.c_lflag &= ~tcflag_t(ICANON | ECHO | ECHONL | ISIG | IEXTEN)
-        raw.c_iflag &= ~tcflag_t(IXON | ICRNL | INLCR | IGNCR)
-        withUnsafeMutableBytes(of: &raw.c_cc) { cc in
-            cc[Int(VMIN)] = 1
-            cc[Int(VTIME)] = 0
-        }
-        while tcsetattr(fd, TCSAFLUSH, &raw) != 0 {
+        var changed = saved
+        change(&changed)
+        while tcsetattr(fd, when, &changed) != 0 {
             if errno != EINTR { throw SystemError.current }
         }
         return SavedTerminalMode(settings: saved)
@@ -377,14 +385,7 @@ extension System {
     /// - Returns: the settings before, for `restoreTerminalMode`.
     /// - Throws: `SystemError` when the settings cannot be read or changed.
     package static func enterReplyMode(_ fd: Int32) throws(SystemError) -> SavedTerminalMode {
-        var saved = termios()
-        guard tcgetattr(fd, &saved) == 0 else { throw SystemError.current }
-        var raw = saved
-        raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
-        while tcsetattr(fd, TCSANOW, &raw) != 0 {
-            if errno != EINTR { throw SystemError.current }
-        }
-        return SavedTerminalMode(settings: saved)
+        try changeMode(fd, when: TCSANOW) { $0.c_lflag &= ~tcflag_t(ICANON | ECHO) }
     }
 
     /// What `keepQueuesOnSignalKeys` changed in the tty's local modes, for

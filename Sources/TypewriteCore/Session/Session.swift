@@ -33,6 +33,8 @@ package struct Session {
     private var markdown: When = .never
     /// Whether the output's `copy` gets what a pipe would receive (`--tee`).
     private var copiesText = false
+    /// `--notify`: the answer's first line and when it began.
+    private var notifier: AnswerNotifier?
 
     /// - Parameter settings: the mode and stages, decided once.
     package init(settings: SessionSettings) {
@@ -46,6 +48,7 @@ package struct Session {
         self.init(mode: settings.mode, pipeline: pipeline, collapse: settings.collapse, budget: settings.memoryBudget)
         markdown = settings.markdown
         copiesText = settings.copiesText
+        notifier = settings.notifier
         if markdown == .always { writer?.startMarkdown() }
     }
 
@@ -74,7 +77,7 @@ package struct Session {
 
     /// Whether the bytes out are exactly the bytes in, at once (plain mode, raw format, no
     /// decorations): a driver may then write what it read itself and skip `receive`.
-    package var passesInputThrough: Bool { !isAnimated && pipeline.isPassthrough }
+    package var passesInputThrough: Bool { !isAnimated && pipeline.isPassthrough && notifier == nil }
 
     /// Whether the driver should read more input now: input is open, no diagnostic waits for the
     /// text before it to settle, and the text waiting to be shown is within the memory limits.
@@ -144,6 +147,9 @@ package struct Session {
         }
         if copiesText {
             if let text { out.copy += text } else { out.copy.append(contentsOf: bytes) }
+        }
+        if notifier != nil {
+            if let text { notifier?.text(text, at: time) } else { notifier?.text(bytes, at: time) }
         }
         if markdown == .auto, writer != nil, decoded || pipeline.decodesModelStream {
             writer?.startMarkdown()
@@ -338,6 +344,21 @@ package struct Session {
     /// a stop): the prompt ends, the view stays as it is.
     package mutating func keyboardLost(at time: Seconds, into out: inout SessionOutput) {
         keys([0x71], at: time, into: &out)  // as q
+    }
+
+    // MARK: Answers (--notify)
+
+    /// An answer begins at `time`: the run starts, or (`typed`) the user typed a key (a question
+    /// to a program under `--exec`), whose echo is not part of the answer.
+    package mutating func beginAnswer(at time: Seconds, typed: Bool = false) {
+        guard typed || notifier?.hasBegun == false else { return }
+        notifier?.begin(at: time, typed: typed)
+    }
+
+    /// The answer is complete at `time` (the input ended and is shown, or the program waits for
+    /// keys): with `--notify`, the terminal is asked to tell the desktop when it took long enough.
+    package mutating func completeAnswer(at time: Seconds, into out: inout SessionOutput) {
+        if let bytes = notifier?.complete(at: time) { out.bytes += bytes }
     }
 
     // MARK: Helpers

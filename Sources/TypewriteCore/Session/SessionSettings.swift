@@ -57,6 +57,9 @@ package struct SessionSettings: Sendable {
     package var memoryBudget = MemoryBudget.standard
     /// Whether `SessionOutput.copy` gets what a pipe would receive (`--tee`).
     package var copiesText = false
+    /// `--notify`: when a long answer is complete, the terminal is asked to tell the desktop (on a
+    /// terminal only); nil for never.
+    package var notifier: AnswerNotifier?
 
     package init(mode: Mode, format: StreamFormat = .raw, thinking: ThinkingDisplay = .hide, suggestsFormat: Bool = false,
                 timestampFormat: String? = nil, collapse: Collapse? = nil) {
