@@ -3,7 +3,7 @@
 // No package dependencies: only the toolchain (stdlib, Foundation, Dispatch, Glibc/Darwin, Testing).
 import PackageDescription
 
-// Startup cost (case 2 of Scripts/bench.py), `echo hi | typewrite` against `echo hi | cat`,
+// Startup cost (case 2 of Scripts/bench/bench.py), `echo hi | typewrite` against `echo hi | cat`,
 // measured here: Foundation linked dynamically 3.6x; Swift runtime and Foundation static
 // (-static-stdlib) 2.4x, most of it the dynamic loader binding libstdc++; a fully static executable
 // 1.4x. Release builds on Linux only, so `swift build -c release` gives what the README installs;
@@ -30,8 +30,11 @@ let package = Package(
             swiftSettings: staticStdlib,
             linkerSettings: [.unsafeFlags(["-static-executable", "-use-ld=lld"], .when(platforms: [.linux], configuration: .release))]
         ),
-        .testTarget(name: "TypewriteCoreTests", dependencies: ["TypewriteCore", "TypewriteCLI"]),
+        // The tests' judge: VirtualTerminal, an in-process terminal emulator (its file header says
+        // what it models). In no product; the fuzz package (Tests/Fuzz) compiles the same file.
+        .target(name: "TerminalJudge", dependencies: ["TypewriteCore"], path: "Tests/TerminalJudge"),
+        .testTarget(name: "TypewriteCoreTests", dependencies: ["TypewriteCore", "TypewriteCLI", "TerminalJudge"]),
         // The library as a client sees it: imports TypewriteCore without @testable.
-        .testTarget(name: "TypewriteLibraryTests", dependencies: ["TypewriteCore"]),
+        .testTarget(name: "TypewriteLibraryTests", dependencies: ["TypewriteCore", "TerminalJudge"]),
     ]
 )

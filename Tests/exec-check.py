@@ -30,7 +30,7 @@ Checks (the bounds are those --exec is specified with; a bound of this script's 
       code block, a second question, /bye; for python3 -i: 6*7, an import, a list comprehension
       printing six lines 0.3 s apart, exit()) leaves the same screen through typewrite as directly:
       every cell's character and colours (`capture-pane -p -e -J` of the whole history, read with
-      Scripts/sgrcells.py; a blank that looks empty counts as no cell) and the cursor; exit status 0;
+      Scripts/lib/sgrcells.py; a blank that looks empty counts as no cell) and the cursor; exit status 0;
       and some capture taken while the answer streamed shows fade colours (38;2), which the direct
       run never shows.
   latency-readline, latency-plain
@@ -81,7 +81,7 @@ import termios
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), "Scripts"))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "Scripts", "lib"))
 from sgrcells import DEFAULT, apply_sgr, describe_style, invisible  # noqa: E402
 CHAT = os.path.join(HERE, "exec", "chat.py")
 COLS, ROWS = 100, 30

@@ -16,10 +16,15 @@ let package = Package(
     name: "TypewriteFuzz",
     dependencies: [.package(name: "typewrite", path: "../..")],
     targets: [
+        // Sources/FuzzSupport/TerminalJudge links to the main package's Tests/TerminalJudge, so the
+        // renderer target judges with the very VirtualTerminal.swift that `swift test` uses (a
+        // package's targets cannot name a path outside it, and the main package's test support is
+        // in no product). TYPEWRITE_FUZZ makes that file import TypewriteCore with @testable.
         .target(
             name: "FuzzSupport",
             dependencies: [.product(name: "TypewriteCore", package: "typewrite")],
-            path: "Sources/FuzzSupport"
+            path: "Sources/FuzzSupport",
+            swiftSettings: [.define("TYPEWRITE_FUZZ")]
         ),
     ] + fuzzTargets.map { name in
         .executableTarget(

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 @testable import TypewriteCore
+import TerminalJudge
 
 /// The code scanner: each language's roles on small samples (the classes of Pygments 2.x, the
-/// oracle `Scripts/code-colors-check.py` judges by), the rules of their own some languages have,
+/// oracle `Scripts/check/code-colors-check.py` judges by), the rules of their own some languages have,
 /// and the streaming promises: a guess for the token still arriving, state across lines, the same
 /// settled roles whatever the pieces.
 @Suite("Code scanner")

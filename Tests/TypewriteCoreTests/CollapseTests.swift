@@ -1,5 +1,6 @@
 import Testing
 @testable import TypewriteCore
+import TerminalJudge
 @testable import TypewriteCLI
 
 /// Drives a `CollapsedView` on a fake clock the way the session and the prompt do (a frame every

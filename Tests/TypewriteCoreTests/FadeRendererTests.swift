@@ -1,5 +1,6 @@
 import Testing
 @testable import TypewriteCore
+import TerminalJudge
 
 @Suite("FadeRenderer")
 struct FadeRendererTests {

@@ -7,14 +7,15 @@
 //
 // VT (0x0B) and FF (0x0C) keep the column through a pty (ONLCR maps only NL), in FadeRenderer's
 // model and in the VirtualTerminal's (`newlineIsCRLF`); `pyteOnly` cases go to pyte in
-// Scripts/fidelity.sh.
+// Scripts/check/fidelity.sh.
 //
 // TYPEWRITE_FIDELITY_DUMP=DIR writes every case's bytes to DIR/corpus-NN-wWIDTH.bin, for the pyte
-// cross-check in Scripts/fidelity.sh.
+// cross-check in Scripts/check/fidelity.sh.
 
 import Foundation
 import Testing
 @testable import TypewriteCore
+import TerminalJudge
 @testable import TypewriteCLI
 
 struct FidelityCase: Sendable, CustomTestStringConvertible {
@@ -40,7 +41,7 @@ struct FidelityCase: Sendable, CustomTestStringConvertible {
     var cps: Double = 80
     var fadeWidth: Double = 10
     /// Why pyte cannot judge this case (docs/terminals.md#pyte-as-a-model-terminal), if so:
-    /// Scripts/fidelity.sh then counts a pyte mismatch as a known limit, not a failure.
+    /// Scripts/check/fidelity.sh then counts a pyte mismatch as a known limit, not a failure.
     var pyteLimit: String? = nil
 
     var testDescription: String { name }
@@ -419,7 +420,7 @@ enum FidelityCorpus {
                      chunking: .stride(7), widths: [80, 10])
     }
 
-    /// Cases the VirtualTerminal cannot judge, checked only in pyte by Scripts/fidelity.sh (dumped as
+    /// Cases the VirtualTerminal cannot judge, checked only in pyte by Scripts/check/fidelity.sh (dumped as
     /// corpus-pyte-NN-wW.bin): insert mode (VirtualTerminal has no IRM).
     static let pyteOnly: [FidelityCase] = [
         FidelityCase(name: "insert mode (IRM) while text fades",

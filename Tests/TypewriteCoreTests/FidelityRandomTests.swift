@@ -24,7 +24,7 @@
 //                                     streams and a manifest for the pyte cross-check
 //   TYPEWRITE_FIDELITY_PYTE=1         generate streams pyte can judge (see below)
 //   TYPEWRITE_FIDELITY_REPLAY="FILE WIDTH CHUNK DELAY_MS CPS FADE DEPTH"  replay one file in the model
-// (Scripts/fidelity.sh runs all of it in release.) Work is split over `shards` parallel test cases.
+// (Scripts/check/fidelity.sh runs all of it in release.) Work is split over `shards` parallel test cases.
 //
 // Excluded on purpose: VT (0x0B) and FF (0x0C) in screen comparisons. VirtualTerminal returns the
 // carriage on them under `newlineIsCRLF`, a pty's ONLCR does not (only NL); FadeRenderer follows
@@ -36,6 +36,7 @@
 import Foundation
 import Testing
 @testable import TypewriteCore
+import TerminalJudge
 
 // MARK: - Stream generator
 

@@ -1,5 +1,6 @@
 import Testing
 @testable import TypewriteCore
+import TerminalJudge
 
 /// Floods: text that scrolls off before the front reaches it is written at once, settled; the
 /// deadline and the memory limit make the rest settle in time. All on a fake clock.

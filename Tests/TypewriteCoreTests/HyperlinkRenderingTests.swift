@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TypewriteCore
+import TerminalJudge
 
 /// OSC 8 hyperlinks in the fade renderer: every character of a link's text carries its
 /// destination and one id per link (so a link split across rows is one link), nothing else
@@ -107,7 +108,7 @@ struct HyperlinkRenderingTests {
     }
 
     /// TYPEWRITE_MARKDOWN_DUMP=DIR also writes each as md-5NN.trace and md-5NN.ref (the linked
-    /// reference), for `Scripts/xcheck-all.py --markdown DIR` in real emulators.
+    /// reference), for `Scripts/check/xcheck-all.py --markdown DIR` in real emulators.
     @Test("the link-rich answers in Tests/markdown, in random pieces", arguments: 0..<10)
     func linkRichAnswers(index: Int) throws {
         let answers = MarkdownLinkAnswerTests.answers("links-answers.jsonl")

@@ -1,5 +1,6 @@
 import Testing
 @testable import TypewriteCore
+import TerminalJudge
 
 /// Attacks on the repair of frames kitty reads after its reflow (`FadeRenderer.mendLateFrames`,
 /// `mendLineEnd`): inputs and moments the kitty-only repair must leave as cat would, whether or

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TypewriteCore
+import TerminalJudge
 
 /// Markdown in the fade renderer: cat's characters in cat's cells, each role in its look once
 /// settled, whatever the pieces, and restyles repainted where the cells still are.
@@ -56,7 +57,7 @@ struct MarkdownRenderingTests {
     /// stream comes) into 80 x 24: the visible screen is the styled reference's, restyles
     /// included (rows that scrolled off are the one exception the rule allows, so only the last
     /// 24 rows are compared). TYPEWRITE_MARKDOWN_DUMP=DIR also writes each case as md-NN.trace
-    /// (play.py's format) and md-NN.ref (the styled reference), for `Scripts/xcheck-all.py
+    /// (play.py's format) and md-NN.ref (the styled reference), for `Scripts/check/xcheck-all.py
     /// --markdown DIR` in real emulators.
     @Test("real answers streamed in pieces settle to the styled reference", arguments: 0..<4)
     func realAnswers(part: Int) throws {

@@ -1,5 +1,6 @@
 import Testing
 @testable import TypewriteCore
+import TerminalJudge
 
 /// Resizes while cells fade: in a terminal that reflows its rows (the `reflowed` model of tmux and
 /// kitty) and in one that keeps them (xterm cuts them off), the renderer asks where the cursor is,

@@ -8,6 +8,7 @@ import Darwin
 #endif
 import Testing
 @testable import TypewriteCore
+import TerminalJudge
 @testable import TypewriteCLI
 
 @Suite("Session")

@@ -1,5 +1,6 @@
 import Testing
 @testable import TypewriteCore
+import TerminalJudge
 @testable import TypewriteCLI
 
 /// `--timestamps` on a fake clock: arrival times are passed in, the wall clock is a fixed offset,

@@ -1,8 +1,10 @@
-// Tests for the test-side VirtualTerminal (Support/VirtualTerminal.swift).
+// Tests for the test-side VirtualTerminal (Tests/TerminalJudge/VirtualTerminal.swift, the one judge
+// of `swift test` and of the fuzz package).
 // Widths used here are uncontroversial in every table: ASCII 1, CJK/fullwidth 2, U+0301 0.
 
 import Testing
 @testable import TypewriteCore
+import TerminalJudge
 
 private typealias VT = VirtualTerminal
 
@@ -150,6 +152,17 @@ struct VirtualTerminalTests {
         let t = terminal("abc\r\ndef\r\u{8}X", margin: margin)
         #expect(t.text() == "abc\nXef")
         #expect(t.cursorRow == 1 && t.cursorColumn == 1)
+    }
+
+    /// kitty 0.26 under the tmux convention: BS at column 0 stays even below a soft-wrapped row
+    /// (docs/terminals.md#backspace-at-column-0); the xterm convention never reverse-wraps.
+    @Test(arguments: VirtualTerminal.MarginConvention.allCases)
+    func backspaceAtColumnZeroWithoutReverseWrapStays(_ margin: VirtualTerminal.MarginConvention) {
+        var t = VT(columns: 5, rows: 4, margin: margin)
+        t.backspaceReverseWraps = false
+        t.feed("abcdef\r\u{8}X")
+        #expect(t.text() == "abcde\nX")
+        #expect(t.cursorRow == 1 && t.cursorColumn == 1 && !t.pendingWrap)
     }
 
     @Test(arguments: VirtualTerminal.MarginConvention.allCases)

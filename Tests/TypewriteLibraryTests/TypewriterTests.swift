@@ -4,6 +4,7 @@
 import Foundation
 import Testing
 import TypewriteCore
+import TerminalJudge
 
 @Suite("Typewriter (public API)")
 struct TypewriterTests {

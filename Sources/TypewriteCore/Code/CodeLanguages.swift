@@ -1,7 +1,7 @@
 // The languages the code scanner knows, one table each: the words of the language (from its
 // reference: keywords, types, constants, builtins), the forms of its comments and strings, and
 // the switches for the rules of their own that `CodeScanner` has. The roles follow the token
-// classes of Pygments 2.x, the oracle `Scripts/code-colors-check.py` judges by.
+// classes of Pygments 2.x, the oracle `Scripts/check/code-colors-check.py` judges by.
 
 enum CodeLanguages {
     typealias Form = CodeLanguage.StringForm

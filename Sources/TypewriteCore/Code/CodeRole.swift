@@ -6,7 +6,7 @@
 ///
 /// The first seven are the roles every language has; the others are kinds of text only some
 /// languages have (markup tags, diff lines, a console's prompt and output). The roles follow the
-/// token classes of Pygments 2.x (pygments.org/docs/tokens), which `Scripts/code-colors-check.py`
+/// token classes of Pygments 2.x (pygments.org/docs/tokens), which `Scripts/check/code-colors-check.py`
 /// uses as its oracle: `Keyword.*` (types and word operators included) is `keyword` except
 /// `Keyword.Constant`, which is `builtin`; `Name.Function`, `Name.Class` and `Name.Decorator` are
 /// `definition`; `Name.Builtin`, `Name.Constant`, `Name.Exception`, `self` and `this` are `builtin`.

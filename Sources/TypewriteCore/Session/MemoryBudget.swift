@@ -11,7 +11,7 @@ package struct MemoryBudget: Sendable, Equatable {
 
     /// 16 MiB: a 10 MiB burst of prose is taken in at once, and the peak resident memory of the
     /// command on any flood, and of a library host writing 200 MiB, stays under 64 MiB (measured
-    /// with `Scripts/bench.sh` and `Scripts/library-check.sh`).
+    /// with `Scripts/bench/bench.sh` and `Scripts/check/library-check.sh`).
     package static let standard = MemoryBudget(bytes: 16 << 20)
 
     /// Held text above which reading pauses (the command) and writers wait (`Typewriter`): the

@@ -1,7 +1,7 @@
 // Cell widths of Unicode scalars and grapheme clusters in a terminal.
 //
 // The per-scalar data lives in CellWidthTable.swift, generated from the Unicode Character Database
-// by Scripts/generate-cell-widths.py. This file holds the rules that combine it; the reasons behind
+// by Scripts/generate/generate-cell-widths.py. This file holds the rules that combine it; the reasons behind
 // them, and the measurements, are in docs/widths.md.
 
 /// Cell width of text in a terminal that sums the widths of the scalars (tmux, alacritty, xterm, pyte...).

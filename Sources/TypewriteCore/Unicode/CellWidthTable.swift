@@ -2,7 +2,7 @@
 // Unicode 15.0.0 cell-width classes, generated from the Unicode Character Database
 // (extracted/DerivedGeneralCategory.txt, EastAsianWidth.txt, DerivedCoreProperties.txt, emoji/emoji-data.txt, DerivedAge.txt) by:
 //
-//     python3 Scripts/generate-cell-widths.py /usr/share/unicode
+//     python3 Scripts/generate/generate-cell-widths.py /usr/share/unicode
 //
 // The rules are documented on `CellWidth` (CellWidth.swift) and in the generator.
 

@@ -5,6 +5,7 @@
 import Foundation
 import Testing
 @testable import TypewriteCore
+import TerminalJudge
 
 // MARK: - Driver
 

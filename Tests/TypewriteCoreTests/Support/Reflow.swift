@@ -1,4 +1,5 @@
 @testable import TypewriteCore
+import TerminalJudge
 
 /// A resize in a terminal that reflows its rows (tmux, kitty, VTE), as a model for tests: every
 /// logical line (rows joined where autowrap continued them) is written again at the new width as

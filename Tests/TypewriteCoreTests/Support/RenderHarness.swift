@@ -1,4 +1,5 @@
 @testable import TypewriteCore
+import TerminalJudge
 
 /// Drives a `FadeRenderer` on a fake clock, the way the event loop does (a frame every 1/60 s
 /// while animating), and feeds every frame to virtual terminals. Nothing sleeps.

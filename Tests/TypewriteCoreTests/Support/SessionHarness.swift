@@ -1,4 +1,5 @@
 @testable import TypewriteCore
+import TerminalJudge
 
 /// The tests' fake-clock driver of a `Session`: the same calls the poll driver and the library
 /// make, with time passed by hand. A frame runs at every deadline the session names; everything

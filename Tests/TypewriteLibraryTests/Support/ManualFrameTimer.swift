@@ -1,5 +1,6 @@
 import Foundation
 import TypewriteCore
+import TerminalJudge
 
 /// A `FrameTimer` driven by hand: time stands still until `advance` moves it, and every frame due
 /// on the way runs at once, in order, on the caller's thread. Nothing sleeps.

@@ -1,1 +1,0 @@
-../../TypewriteCoreTests/Support/VirtualTerminal.swift
