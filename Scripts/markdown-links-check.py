@@ -23,8 +23,10 @@ HREF = re.compile(r'<a href="([^"]*)"[^>]*>(.*?)</a>', re.S)
 
 def build(tmp):
     exe = os.path.join(tmp, "markdown-spans")
-    srcdir = os.path.join(ROOT, "Sources", "TypewriteCore", "Markdown")
-    srcs = sorted(os.path.join(srcdir, f) for f in os.listdir(srcdir) if f.endswith(".swift"))
+    srcs = []
+    for folder in ("Markdown", "Code"):  # the highlighter and the code scanner it runs in fences
+        srcdir = os.path.join(ROOT, "Sources", "TypewriteCore", folder)
+        srcs += sorted(os.path.join(srcdir, f) for f in os.listdir(srcdir) if f.endswith(".swift"))
     subprocess.run(["swiftc", "-O", *srcs, os.path.join(ROOT, "Scripts", "markdown-spans", "main.swift"),
                     "-o", exe], check=True)
     return exe
@@ -55,6 +57,7 @@ def main():
     ap.add_argument("--answers", nargs="*")
     ap.add_argument("--seeds", type=int, default=3)
     ap.add_argument("--verbose", action="store_true")
+    ap.add_argument("--spans", help="a markdown-spans already built (else built here)")
     args = ap.parse_args()
     try:
         import cmarkgfm  # noqa: F401
@@ -64,7 +67,7 @@ def main():
     files = args.answers or sorted(glob.glob(os.path.join(ROOT, "Tests", "markdown", "answers*.jsonl")))
     stable = True
     with tempfile.TemporaryDirectory() as tmp:
-        exe = build(tmp)
+        exe = args.spans or build(tmp)
         grand = collections.Counter()
         for f in files:
             texts = [json.loads(l)["text"] for l in open(f, encoding="utf-8") if l.strip()]
