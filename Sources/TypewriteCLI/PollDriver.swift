@@ -367,6 +367,7 @@ package struct PollDriver {
             if let failure = emit(&out) { return failure }
             writeCopy(bytes)
             do { try System.writeAll(setup.output, bytes) } catch { return Self.outcome(of: error) }
+            session.passedThrough(endingWith: bytes[bytes.count - 1])
         } else {
             session.receive(bytes, at: now, into: &out)
         }

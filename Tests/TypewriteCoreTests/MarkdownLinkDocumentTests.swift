@@ -84,11 +84,16 @@ struct MarkdownLinkDocumentTests {
         reference.feed(HyperlinkRenderingTests.linkedReference(text))
         let expected = reference.snapshot()
         let (screen, _) = HyperlinkRenderingTests.withoutIDs(typewrite)
+        // The bare URL of 2,000 bytes takes 26 rows: its destination is known when it ends, and
+        // by then its first rows may have scrolled off (they are never redrawn).
+        let longURL = expected.lines.indices.filter { expected.lines[$0].contains { $0.link?.contains("bbbbbbbb") == true } }
+        let scrolledOff = (longURL.first ?? 0)..<max(longURL.first ?? 0, (longURL.last ?? 0) - (rows - 1))
         var wrong = 0, missing = 0
         var detail: [String] = []
         for r in 0..<min(screen.lines.count, expected.lines.count) {
             let a = screen.lines[r], b = expected.lines[r]
             for c in 0..<min(a.count, b.count) where a[c].link != b[c].link {
+                if a[c].link == nil && scrolledOff.contains(r) { continue }
                 if a[c].link == nil { missing += 1 } else { wrong += 1 }
                 if detail.count < 8 {
                     detail.append("row \(r) column \(c) \(VirtualTerminal.lineText(a).prefix(40).debugDescription): "
@@ -106,7 +111,7 @@ struct MarkdownLinkDocumentTests {
         .replacingOccurrences(of: "\u{85}", with: "")
 
     /// Streamed to an 80×24 terminal whole and in random pieces: no cell carries a link it should
-    /// not, and every link is on its cells.
+    /// not, and every link is on its cells (but rows that scrolled off before the link was known).
     @Test(arguments: [0, 1, 2] as [UInt64])
     func onTheScreen(seed: UInt64) {
         let text = Self.withoutControls

@@ -164,6 +164,9 @@ package struct Session {
         settleDiagnostics(into: &out)
     }
 
+    /// The host wrote input bytes to the output itself (passthrough), the last one `last`.
+    package mutating func passedThrough(endingWith last: UInt8) { plainEndsMidLine = last != 0x0A }
+
     /// An input failed (it could not be opened or read): reported once the text before it has
     /// settled (at once in plain mode); the run fails. Reading waits until it is out.
     package mutating func report(_ error: TypewriteError, into out: inout SessionOutput) {
