@@ -245,10 +245,15 @@ struct MarkdownLinkStreamingTests {
             for link in update where !link.isRemoved { #expect(link.range.lowerBound > 20) }
         }
         // `[r]:` of a second definition is not yet a reference to the first.
-        let second = "[r]: https://example.org/r\n\n[r]: <https://example.org/s> \"t\"\n\n[r]"
-        for update in Self.feed(second.map { String($0) }) {
-            for link in update where link.destination != nil { #expect(link.range.lowerBound > 60, "\(link)") }
+        for second in ["[r]: https://example.org/r\n\n[r]: <https://example.org/s> \"t\"\n\n[r]",
+                       "[r]: https://example.org/r\n\n[r]: <https://example.org/s t>\n\"u\"\n\n[r]"] {
+            for update in Self.feed(second.map { String($0) }) {
+                for link in update where link.destination != nil { #expect(link.range.lowerBound > 60, "\(link)") }
+            }
         }
+        // Text after the destination on its line: no definition; the links are found at once.
+        let updates = Self.feed(["[r]: https://example.org/r\n\n[r]: not one, see", " https://example.org/u then"])
+        #expect(updates[1].contains { $0.destination == "https://example.org/u" })
     }
 
     /// A tag still arriving may hold the address after it: no destination until it is known not to.

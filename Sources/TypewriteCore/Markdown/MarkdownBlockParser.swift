@@ -548,16 +548,37 @@ struct MarkdownBlockParser {
         let end: Int
     }
 
-    /// Whether the text at `start` is `[label]:` and more still arriving could make it a
-    /// definition (4.7).
+    /// Whether the text at `start` is `[label]:` and what follows so far may still become a
+    /// definition (4.7) as more arrives: its destination or its title is still arriving.
     func mayBecomeDefinition(_ t: [UInt8], _ start: Int) -> Bool {
-        guard start < t.count, t[start] == UInt8(ascii: "[") else { return false }
+        let n = t.count
+        guard start < n, t[start] == UInt8(ascii: "[") else { return false }
         var i = start + 1
-        while i < t.count && t[i] != UInt8(ascii: "]") {
+        while i < n && t[i] != UInt8(ascii: "]") {
             if t[i] == UInt8(ascii: "[") || i - start > 1000 { return false }
             i += t[i] == UInt8(ascii: "\\") ? 2 : 1
         }
-        return i + 1 < t.count && t[i + 1] == UInt8(ascii: ":")
+        guard i + 1 < n, t[i + 1] == UInt8(ascii: ":") else { return false }
+        func spaces(_ j: Int) -> Int {
+            var j = j
+            while j < n && (t[j] == 0x20 || t[j] == 0x09) { j += 1 }
+            return j
+        }
+        i = spaces(i + 2)
+        if i < n && t[i] == 0x0A { i = spaces(i + 1) }
+        // The destination.
+        if i < n && t[i] == UInt8(ascii: "<") {
+            while i < n && t[i] != UInt8(ascii: ">") && t[i] != 0x0A { i += 1 }
+            guard i < n else { return true }
+            guard t[i] == UInt8(ascii: ">") else { return false }
+            i += 1
+        }
+        while i < n && t[i] > 0x20 { i += 1 }
+        i = spaces(i)
+        guard i < n else { return true }
+        if t[i] == 0x0A { i = spaces(i + 1) }
+        // A title still arriving, or nothing yet after the destination.
+        return i >= n || t[i] == UInt8(ascii: "\"") || t[i] == UInt8(ascii: "'") || t[i] == UInt8(ascii: "(")
     }
 
     /// A link reference definition at `start` (CommonMark 0.31.2, 4.7), ending at a line's end.
