@@ -122,11 +122,14 @@ package struct PollDriver {
     /// bytes passed through unchanged from a regular file to anything but a terminal. Decided
     /// when the input opens; off for good once the kernel refuses the pair.
     private var copiesInKernel = false
+    /// Whether standard error is the terminal the output goes to.
+    private let errorsShareTerminal: Bool
 
     package init(_ setup: Setup) {
         self.setup = setup
         exec = setup.exec
         self.setup.exec = nil
+        errorsShareTerminal = System.sameTerminal(setup.output, System.standardError)
     }
 
     /// Runs `session` until it is finished, a signal ends it, or the output fails.
@@ -410,6 +413,7 @@ package struct PollDriver {
             if let failure = emit(&out) { return failure }
             writeCopy(bytes)
             do { try System.writeAll(setup.output, bytes) } catch { return Self.outcome(of: error) }
+            session.passedThrough(endingWith: bytes[bytes.count - 1])
         } else {
             session.receive(bytes, at: arrival, into: &out)
         }
@@ -629,7 +633,10 @@ package struct PollDriver {
             failure = bytes.withUnsafeBytes { raw -> SystemError? in
                 do throws(SystemError) { try System.writeAll(setup.output, raw); return nil } catch { return error }
             }
-        }, diagnostic: { System.printError($0.line) })
+        }, diagnosticAfter: { error, afterPartialLine in
+            // On the terminal the text is on, a message starts on a line of its own.
+            System.printError((afterPartialLine && errorsShareTerminal ? "\n" : "") + error.line)
+        })
         if let failure { throw failure }
     }
 

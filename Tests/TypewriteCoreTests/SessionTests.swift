@@ -225,7 +225,30 @@ struct SessionTests {
         #expect(settled)
         #expect(h.screen.text == "Kept.")
         #expect(h.diagnostics.map(\.error) == [.remoteError(message: "rate limited")])
+        #expect(h.diagnostics.map(\.afterPartialLine) == [true])  // "Kept." ends mid-line
         #expect(h.session.failed)
+    }
+
+    @Test("a diagnostic says whether the text before it ended mid-line (animated and plain)")
+    func diagnosticsAfterPartialLines() {
+        var h = SessionHarness.animated()
+        h.receive("a whole line\n")
+        h.report(.unreadableInput(name: "missing.txt", SystemError(ENOENT)))
+        h.report(.unreadableInput(name: "other.txt", SystemError(ENOENT)))
+        h.run(for: 2)
+        #expect(h.diagnostics.map(\.afterPartialLine) == [false, false])
+        var partial = SessionHarness.animated()
+        partial.receive("no line feed")
+        partial.report(.unreadableInput(name: "missing.txt", SystemError(ENOENT)))
+        partial.report(.unreadableInput(name: "other.txt", SystemError(ENOENT)))
+        partial.run(for: 2)
+        #expect(partial.diagnostics.map(\.afterPartialLine) == [true, false])  // one line feed for both
+        var plain = SessionHarness(SessionSettings(mode: .plain))
+        plain.receive("no line feed")
+        plain.report(.unreadableInput(name: "-", SystemError(EISDIR)))
+        plain.receive("line\n")
+        plain.report(.unreadableInput(name: "-", SystemError(EISDIR)))
+        #expect(plain.diagnostics.map(\.afterPartialLine) == [true, false])
     }
 
     @Test("--collapse: the view folds, Enter expands it, Enter collapses it again, q ends the prompt")

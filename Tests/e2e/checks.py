@@ -9,6 +9,7 @@ and exits 0. Tests/e2e.sh runs it and counts the lines. Timing bounds carry marg
 loaded 2-core CI machine; each failure line says what was measured.
 """
 
+import json
 import os
 import re
 import signal
@@ -234,6 +235,46 @@ def check_plain_pty(tw, args, env_extra):
         return "ESC written at byte %d: %r" % (i, bytes(r.output[max(0, i - 20):i + 20]))
     if bytes(r.output) != want:
         return "output differs from input (with LF->CRLF): %d vs %d bytes" % (len(r.output), len(want))
+    return None
+
+
+def check_error_after_partial_line(tw):
+    """An error event mid-line in --format sse, stderr on the same pty: the message starts a line."""
+    def delta(text):
+        return ('data: {"choices":[{"delta":{"content":%s}}]}\n\n' % json.dumps(text)).encode()
+    stream = delta("A whole first line.\n") + delta("The answer stops mid") + delta("-line")
+    error = b'event: error\ndata: {"error":{"message":"rate limited"}}\n\n'
+    r = Run([tw, "--format", "sse"], stdout="pty", stderr="pty", env=base_env()).start()
+    r.feed_schedule([(0, stream), (0.3, error)])
+    finish(r, 10)
+    s = Screen()
+    s.feed(r.output)
+    lines = s.text().decode("utf-8", "replace").split("\n")
+    want = ["A whole first line.", "The answer stops mid-line", "typewrite: the stream reported an error: rate limited"]
+    if r.status != 1:
+        return "status %s (want 1: the stream failed)" % r.status
+    if lines[:3] != want:
+        return "screen %r, want %r" % (lines[:4], want)
+    return None
+
+
+def check_unreadable_after_partial_line(tw, args):
+    """A file that cannot be read after one that ends mid-line: the message starts a line."""
+    with tempfile.TemporaryDirectory() as tmp:
+        first = os.path.join(tmp, "first.txt")
+        with open(first, "wb") as f:
+            f.write(b"one line\nno line feed at the end")
+        r = Run([tw] + args + [first, os.path.join(tmp, "missing.txt")], stdout="pty", stderr="pty",
+                stdin="null", env=base_env()).start()
+        finish(r, 10)
+    s = Screen()
+    s.feed(r.output)
+    lines = s.text().decode("utf-8", "replace").split("\n")
+    if r.status != 1:
+        return "status %s (want 1)" % r.status
+    if lines[:3] != ["one line", "no line feed at the end", "typewrite: %s: No such file or directory"
+                     % os.path.join(tmp, "missing.txt")]:
+        return "screen %r" % lines[:4]
     return None
 
 
@@ -804,6 +845,11 @@ def all_checks(tw):
     add("--reduce-motion in a pty: input bytes exactly, no ESC", check_plain_pty, ["--reduce-motion"], {})
     add("REDUCED_MOTION=1 in a pty: input bytes exactly, no ESC", check_plain_pty, [], {"REDUCED_MOTION": "1"})
     add("REDUCED_MOTION=0 in a pty: animates", check_reduced_motion_0)
+    add("SSE error event mid-line, stderr on the same pty: the message starts its own line", check_error_after_partial_line)
+    add("unreadable file after a partial line, animated: the message starts its own line",
+        check_unreadable_after_partial_line, [])
+    add("unreadable file after a partial line, plain: the message starts its own line",
+        check_unreadable_after_partial_line, ["--reduce-motion"])
     add("SIGINT mid-fade: all input shown, the input's SGR state, dies by SIGINT within 200 ms", check_signal_mid_fade, signal.SIGINT)
     add("SIGTERM mid-fade: all input shown, the input's SGR state, dies by SIGTERM within 200 ms", check_signal_mid_fade, signal.SIGTERM)
     add("SIGINT mid-fade, strict --max-lag inf: all input shown within 200 ms", check_signal_mid_fade, signal.SIGINT,

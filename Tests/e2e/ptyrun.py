@@ -73,10 +73,11 @@ class Run:
     """One run of a command. Drive it with start(), send()/feed_*(), pump(), kill(), wait()."""
 
     def __init__(self, argv, rows=24, cols=80, stdin="pipe", stdout="pty", env=None,
-                 stdin_nonblocking=False, echo=False, stdout_pipe_nonblocking=False, ignore=()):
+                 stdin_nonblocking=False, echo=False, stdout_pipe_nonblocking=False, ignore=(), stderr="pipe"):
         self.argv = list(argv)
         self.rows, self.cols = rows, cols
         self.stdin_kind, self.stdout_kind = stdin, stdout
+        self.stderr_kind = stderr  # "pipe" (read into .stderr) or "pty" (the terminal, as in a shell)
         self.env = dict(os.environ if env is None else env)
         self.stdin_nonblocking = stdin_nonblocking
         self.stdout_pipe_nonblocking = stdout_pipe_nonblocking
@@ -190,7 +191,7 @@ class Run:
                 os.read(gate_r, 1)
                 os.dup2(child_in, 0)
                 os.dup2(child_out, 1)
-                os.dup2(err_w, 2)
+                os.dup2(slave if self.stderr_kind == "pty" else err_w, 2)
                 os.closerange(3, 65536)
                 try:
                     os.execvpe(self.argv[0], self.argv, self.env)

@@ -66,6 +66,8 @@ struct MarkdownBlockParser {
         case fenced(fence: UInt8, length: Int, indent: Int)
         case indented
         case table
+        /// An HTML block (4.6) and its start condition, 1–7: raw HTML, plain, never linked.
+        case html(kind: UInt8)
     }
 
     var containers: [Container] = []
@@ -206,6 +208,16 @@ struct MarkdownBlockParser {
                     tail = MarkdownStyle(isCodeBlock: true)
                 }
                 return
+            case .html(let kind):
+                // Conditions 6 and 7 end before a blank line, 1 to 5 with the line that meets their end.
+                let f = nonSpace.find(p, src, end)
+                if kind >= 6 && f.offset >= end {
+                    leaf = .none
+                    return
+                }
+                if kind <= 5 && MarkdownHTML.blockEnds((p.offset..<end).map { src[$0] }, kind: kind) { leaf = .none }
+                tail = .plain
+                return
             case .indented:
                 let f = nonSpace.find(p, src, end)
                 if f.offset >= end { return }
@@ -273,6 +285,16 @@ struct MarkdownBlockParser {
                 code = tentative ? nil : CodeLanguage.named(language).map { CodeScanner(language: $0) }
                 sink.set(f.offset..<end, MarkdownStyle(marker: .codeFence))
                 tail = MarkdownStyle(marker: .codeFence)
+                return
+            }
+            if c == UInt8(ascii: "<"), case let line = (f.offset..<end).map({ src[$0] }),
+               let kind = MarkdownHTML.blockStart(line, mayBeKind7: leaf != .paragraph) {
+                // (Condition 7 cannot interrupt a paragraph, not even lazily.)
+                closeUnmatched(matched, src, sink: &sink)
+                finalizeLeaf(src, sink: &sink)
+                markContent()
+                leaf = kind <= 5 && MarkdownHTML.blockEnds(line, kind: kind) ? .none : .html(kind: kind)
+                tail = .plain
                 return
             }
             if atTip && leaf == .paragraph && tentative, let guess = underParagraphGuess(src, f.offset, end) {
@@ -479,7 +501,9 @@ struct MarkdownBlockParser {
         let parser = MarkdownInlineParser(text: text, from: start, openEnd: openEnd, guessFrom: lastLineStart, references: references)
         if let first = lines.first, let last = lines.last {
             // A definition still arriving is no text: no link in it.
-            let arriving = parseDefinitions && openEnd ? linkDefinition(text, start, complete: true)?.end ?? start : start
+            // So is one whose destination has not arrived yet (`[label]:` so far): not a reference link.
+            let arriving = parseDefinitions && openEnd
+                ? linkDefinition(text, start, complete: true)?.end ?? (mayBecomeDefinition(text, start) ? text.count : start) : start
             sink.links.replace(first.lowerBound..<last.upperBound, parser.links, text: text, map: map, skipBefore: arriving,
                                definitions: linkTargets)
         }
@@ -522,6 +546,39 @@ struct MarkdownBlockParser {
         let labelRange: Range<Int>
         let destination: [Range<Int>]
         let end: Int
+    }
+
+    /// Whether the text at `start` is `[label]:` and what follows so far may still become a
+    /// definition (4.7) as more arrives: its destination or its title is still arriving.
+    func mayBecomeDefinition(_ t: [UInt8], _ start: Int) -> Bool {
+        let n = t.count
+        guard start < n, t[start] == UInt8(ascii: "[") else { return false }
+        var i = start + 1
+        while i < n && t[i] != UInt8(ascii: "]") {
+            if t[i] == UInt8(ascii: "[") || i - start > 1000 { return false }
+            i += t[i] == UInt8(ascii: "\\") ? 2 : 1
+        }
+        guard i + 1 < n, t[i + 1] == UInt8(ascii: ":") else { return false }
+        func spaces(_ j: Int) -> Int {
+            var j = j
+            while j < n && (t[j] == 0x20 || t[j] == 0x09) { j += 1 }
+            return j
+        }
+        i = spaces(i + 2)
+        if i < n && t[i] == 0x0A { i = spaces(i + 1) }
+        // The destination.
+        if i < n && t[i] == UInt8(ascii: "<") {
+            while i < n && t[i] != UInt8(ascii: ">") && t[i] != 0x0A { i += 1 }
+            guard i < n else { return true }
+            guard t[i] == UInt8(ascii: ">") else { return false }
+            i += 1
+        }
+        while i < n && t[i] > 0x20 { i += 1 }
+        i = spaces(i)
+        guard i < n else { return true }
+        if t[i] == 0x0A { i = spaces(i + 1) }
+        // A title still arriving, or nothing yet after the destination.
+        return i >= n || t[i] == UInt8(ascii: "\"") || t[i] == UInt8(ascii: "'") || t[i] == UInt8(ascii: "(")
     }
 
     /// A link reference definition at `start` (CommonMark 0.31.2, 4.7), ending at a line's end.

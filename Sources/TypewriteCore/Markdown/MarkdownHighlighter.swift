@@ -5,8 +5,8 @@
 ///
 /// Once `finish()` has been called the styles are those of CommonMark 0.31.2 with the GFM
 /// extensions (tables, strikethrough, extended autolinks, task list items), whatever the pieces
-/// were. Raw HTML and entities are read as text; a reference link is recognised only after its
-/// definition.
+/// were. Raw HTML (inline tags, comments and the like, and HTML blocks) is plain, and nothing in
+/// it is a link; entities are read as text.
 ///
 /// Cost: each line's block structure is examined once, when it ends; the open paragraph (the only
 /// text a later line can restyle, through a setext underline or a table delimiter row) and the

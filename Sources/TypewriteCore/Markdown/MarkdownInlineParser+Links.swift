@@ -343,27 +343,52 @@ extension MarkdownInlineParser {
     }
 
     /// Bare e-mail addresses (GFM): `local@domain.tld`, the local part of word characters and
-    /// `.+-`, not preceded by one of them or `@`.
+    /// `.+-`, not preceded by one of them or `@`. Read, as cmark-gfm reads them, in the text's
+    /// literal characters: a backslash escape or a character reference stands for its character
+    /// (`a\_b@example.org` is `a_b@example.org`).
     mutating func scanEmails(from start: Int) {
-        var i = start
-        var lastAt = start - 1
-        while i < n {
-            if text[i] == UInt8(ascii: "@") {
+        guard text[start...].contains(UInt8(ascii: "@")) else { return }
+        // The literal bytes, each with the source bytes it comes from.
+        var lit: [UInt8] = [], from: [Int] = [], to: [Int] = []
+        lit.reserveCapacity(n - start)
+        var k = start
+        while k < n {
+            let c = text[k]
+            if c == UInt8(ascii: "\\") && k + 1 < n && MarkdownCharacters.isASCIIPunctuation(text[k + 1]) {
+                lit.append(text[k + 1]); from.append(k); to.append(k + 2)
+                k += 2
+            } else if c == UInt8(ascii: "&"), let (scalars, next) = MarkdownLinkDestination.characterReference(text[...], at: k) {
+                for b in scalars.utf8 { lit.append(b); from.append(k); to.append(next) }
+                k = next
+            } else {
+                lit.append(c); from.append(k); to.append(k + 1)
+                k += 1
+            }
+        }
+        let m = lit.count
+        var i = 0
+        var lastAt = -1
+        while i < m {
+            if lit[i] == UInt8(ascii: "@") {
                 var a = i
-                while a > lastAt + 1 && a > start && (MarkdownInlineParser.isWordByte(text[a - 1]) || ".+-".utf8.contains(text[a - 1])) { a -= 1 }
-                let precededBad = a > start && text[a - 1] == UInt8(ascii: "@")
+                while a > lastAt + 1 && a > 0 && (MarkdownInlineParser.isWordByte(lit[a - 1]) || ".+-".utf8.contains(lit[a - 1])) { a -= 1 }
+                let precededBad = a > 0 && lit[a - 1] == UInt8(ascii: "@")
                 var e = i + 1
                 var dots = 0
                 var segmentStart = e
-                while e < n && (MarkdownInlineParser.isWordByte(text[e]) || text[e] == UInt8(ascii: "-")
-                                || (text[e] == UInt8(ascii: ".") && e > segmentStart)) {
-                    if text[e] == UInt8(ascii: ".") { dots += 1; segmentStart = e + 1 }
+                while e < m && (MarkdownInlineParser.isWordByte(lit[e]) || lit[e] == UInt8(ascii: "-")
+                                || (lit[e] == UInt8(ascii: ".") && e > segmentStart)) {
+                    if lit[e] == UInt8(ascii: ".") { dots += 1; segmentStart = e + 1 }
                     e += 1
                 }
-                let reachesEnd = openEnd && e == n
-                while e > i + 1 && text[e - 1] == UInt8(ascii: ".") { e -= 1; dots -= 1 }
-                if a < i && !precededBad && dots > 0 && e > i + 1 && text[e - 1] != UInt8(ascii: "-") && text[e - 1] != UInt8(ascii: "_") {
-                    if let last = emailRanges.last, last.upperBound > a { } else { emailRanges.append(a..<e); emailReachesEnd.append(reachesEnd) }
+                let reachesEnd = openEnd && e == m
+                while e > i + 1 && lit[e - 1] == UInt8(ascii: ".") { e -= 1; dots -= 1 }
+                if a < i && !precededBad && dots > 0 && e > i + 1 && lit[e - 1] != UInt8(ascii: "-") && lit[e - 1] != UInt8(ascii: "_") {
+                    let range = from[a]..<to[e - 1]
+                    if let last = emailRanges.last, last.upperBound > range.lowerBound { } else {
+                        emailRanges.append(range)
+                        emailReachesEnd.append(reachesEnd)
+                    }
                 }
                 lastAt = i
             }

@@ -90,6 +90,10 @@ struct MarkdownInlineParser {
     /// Whether each of `emailRanges` reaches the end of a text still arriving (it may grow).
     var emailReachesEnd: [Bool] = []
     var emailCursor = 0
+    /// Where earlier raw HTML scans found no closer.
+    var htmlMemo = MarkdownHTML.Memo()
+    /// Where raw HTML that has not ended yet may start (the text is still arriving).
+    var htmlArrivingFrom = Int.max
 
     init(text: [UInt8], from start: Int = 0, openEnd: Bool, guessFrom: Int, references: Set<String>) {
         self.text = text
@@ -220,7 +224,21 @@ struct MarkdownInlineParser {
             case UInt8(ascii: "]"):
                 i = closeBracket(at: i)
             case UInt8(ascii: "<"):
-                i = autolink(at: i) ?? i + 1
+                if let end = autolink(at: i) {
+                    i = end
+                    continue
+                }
+                // Raw HTML is not text: nothing in it is linked (CommonMark 0.31.2, 6.6).
+                switch MarkdownHTML.inline(text, i, n, memo: &htmlMemo) {
+                case .html(let end):
+                    i = end
+                case .partial where openEnd:
+                    // A tag still arriving: what follows may be inside it.
+                    htmlArrivingFrom = min(htmlArrivingFrom, i)
+                    i += 1
+                default:
+                    i += 1
+                }
             case UInt8(ascii: "w") where byte(i + 1) == UInt8(ascii: "w"),
                  UInt8(ascii: "h") where byte(i + 1) == UInt8(ascii: "t"),
                  UInt8(ascii: "f") where byte(i + 1) == UInt8(ascii: "t"):
@@ -231,6 +249,7 @@ struct MarkdownInlineParser {
         }
         processEmphasis(bottom: -1, guessing: true)
         if openEnd { unsettleLinksInOpenBrackets() }
+        for k in links.indices where links[k].text.lowerBound > htmlArrivingFrom { links[k].settled = false }
     }
 
     /// In a text still arriving, an image still open may close around the links after its `![`

@@ -400,7 +400,7 @@ struct MarkdownLinkLog {
         case .autolink: decoded = MarkdownLinkDestination.decodeAutolink(text[link.target ?? link.text])
         case .emailAutolink: decoded = Array("mailto:".utf8) + MarkdownLinkDestination.decodeAutolink(text[link.target ?? link.text])
         case .www: decoded = Array("http://".utf8) + text[link.text]
-        case .email: decoded = Array("mailto:".utf8) + text[link.text]
+        case .email: decoded = Array("mailto:".utf8) + MarkdownLinkDestination.decode(text[link.text], backslashEscapes: true)
         case .url, .reference: decoded = Array(text[link.text])
         }
         return href(MarkdownLinkTarget(decoded: decoded))

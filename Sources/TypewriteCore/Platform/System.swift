@@ -151,6 +151,15 @@ public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
         #endif
     }
 
+    /// Whether `a` and `b` are the same terminal (both `isatty`, and `fstat` gives the same
+    /// device): what one writes lands among what the other writes.
+    package static func sameTerminal(_ a: Int32, _ b: Int32) -> Bool {
+        guard isatty(a) == 1, isatty(b) == 1 else { return false }
+        var sa = stat(), sb = stat()
+        guard fstat(a, &sa) == 0, fstat(b, &sb) == 0 else { return false }
+        return sa.st_rdev == sb.st_rdev && sa.st_dev == sb.st_dev
+    }
+
     /// Whether `fd` is a regular file (`fstat`).
     package static func isRegularFile(_ fd: Int32) -> Bool {
         var st = stat()

@@ -133,6 +133,13 @@ package struct FadeRenderer: Sendable {
     /// Whether the input left an OSC 8 hyperlink open.
     package var hyperlinkOpen: Bool { model.hyperlinkOpen }
 
+    /// Whether the cursor is known to be after some text on its row: its column (or every column
+    /// it may be in) is past the first, and it is not in pending wrap.
+    package var cursorIsMidLine: Bool {
+        guard let bounds = model.columnBounds, bounds.lowerBound > 0 else { return false }
+        return model.column == nil || model.column != model.columns
+    }
+
     /// Widest terminal typewrite models, in cells; a wider (or absurd) width counts as unknown.
     static let maximumColumns = 10_000
 

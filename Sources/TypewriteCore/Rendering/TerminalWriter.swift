@@ -15,6 +15,9 @@ protocol TerminalWriter: Sendable {
     var bytesOfMemoryPerInputByte: Double { get }
     /// Whether the input left an OSC 8 hyperlink open.
     var hyperlinkOpen: Bool { get }
+    /// Whether the cursor is known to be after some text on its row (neither at the row's start
+    /// nor in pending wrap, where the next character starts a row anyway).
+    var cursorIsMidLine: Bool { get }
     /// Whether markdown highlighting is on.
     var highlightsMarkdown: Bool { get }
     /// For the benchmark: clusters written, cells restyled, restyles not repainted.

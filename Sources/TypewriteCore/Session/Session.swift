@@ -35,6 +35,9 @@ package struct Session {
     /// Errors waiting until the text before them has been shown and settled, as cat prints them
     /// between files; reading waits with them.
     private var waiting: [TypewriteError] = []
+    /// Without a writer: whether the bytes written so far end mid-line (after something other
+    /// than a line feed).
+    private var plainEndsMidLine = false
     /// When to highlight markdown; `.auto` until the input is known to be a decoded answer.
     private var markdown: When = .never
     /// Whether the output's `copy` gets what a pipe would receive (`--tee`).
@@ -183,17 +186,22 @@ package struct Session {
             if let text { writerReceiveDocuments(text, at: time) } else { writer?.receive(bytes, at: time) }
             startFrames(at: time)
         } else {
+            let before = out.bytes.count
             if let text { out.bytes += text } else { out.bytes.append(contentsOf: bytes) }
+            if out.bytes.count > before { plainEndsMidLine = out.bytes[out.bytes.count - 1] != 0x0A }
         }
         if pipeline.stopped { endOfInput(at: time, into: &out) }
         settleDiagnostics(into: &out)
     }
 
+    /// The host wrote input bytes to the output itself (passthrough), the last one `last`.
+    package mutating func passedThrough(endingWith last: UInt8) { plainEndsMidLine = last != 0x0A }
+
     /// An input failed (it could not be opened or read): reported once the text before it has
     /// settled (at once in plain mode); the run fails. Reading waits until it is out.
     package mutating func report(_ error: TypewriteError, into out: inout SessionOutput) {
         if error.failsRun { failed = true }
-        if isAnimated { waiting.append(error) } else { out.report(error) }
+        if isAnimated { waiting.append(error) } else { reportNow(error, into: &out) }
         settleDiagnostics(into: &out)
     }
 
@@ -215,6 +223,7 @@ package struct Session {
             startFrames(at: time)
         } else {
             out.bytes += rest
+            if let last = rest.last { plainEndsMidLine = last != 0x0A }
         }
         settleDiagnostics(into: &out)
     }
@@ -427,14 +436,26 @@ package struct Session {
     private mutating func takePipelineErrors(into out: inout SessionOutput) {
         for error in pipeline.takeErrors() {
             if error.failsRun { failed = true }
-            if isAnimated { waiting.append(error) } else { out.report(error) }
+            if isAnimated { waiting.append(error) } else { reportNow(error, into: &out) }
         }
+    }
+
+    /// Writes a diagnostic after the bytes so far; a message ends with a line feed.
+    private mutating func reportNow(_ error: TypewriteError, into out: inout SessionOutput) {
+        out.report(error, afterPartialLine: writer?.cursorIsMidLine ?? plainEndsMidLine)
+        plainEndsMidLine = false
     }
 
     /// Prints the waiting diagnostics once everything received so far is on screen and settled.
     private mutating func settleDiagnostics(into out: inout SessionOutput) {
         guard !waiting.isEmpty, writer?.isAnimating != true, (writer?.pendingBytes ?? 0) == 0 else { return }
-        for error in waiting { out.report(error) }
+        // Each message ends with a line feed: only the first can follow a partial line.
+        var afterPartialLine = writer?.cursorIsMidLine ?? plainEndsMidLine
+        for error in waiting {
+            out.report(error, afterPartialLine: afterPartialLine)
+            afterPartialLine = false
+        }
+        plainEndsMidLine = false
         waiting.removeAll()
         // stderr is the same terminal: the cursor moved without the renderer knowing.
         writer?.forgetCursor(into: &out.bytes)

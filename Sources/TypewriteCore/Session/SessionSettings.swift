@@ -149,8 +149,10 @@ package struct SessionOutput: Sendable {
     /// What a pipe would have received for the same input, as it arrived (`--tee`): the decoded
     /// answer, the timestamps' prefixes, or the bytes as they came; only with `copiesText`.
     package var copy: [UInt8] = []
-    /// Diagnostics, each with the count of `bytes` written before it.
-    package private(set) var diagnostics: [(offset: Int, error: TypewriteError)] = []
+    /// Diagnostics, each with the count of `bytes` written before it, and whether those bytes
+    /// left the cursor after some text on its row (`afterPartialLine`: on a terminal shared with
+    /// standard error the message then starts on a line of its own).
+    package private(set) var diagnostics: [(offset: Int, error: TypewriteError, afterPartialLine: Bool)] = []
 
     package init() {}
 
@@ -159,11 +161,13 @@ package struct SessionOutput: Sendable {
         let base = bytes.count
         bytes += other.bytes
         copy += other.copy
-        diagnostics += other.diagnostics.map { (base + $0.offset, $0.error) }
+        diagnostics += other.diagnostics.map { (base + $0.offset, $0.error, $0.afterPartialLine) }
     }
 
     /// Adds a diagnostic after the bytes so far.
-    package mutating func report(_ error: TypewriteError) { diagnostics.append((bytes.count, error)) }
+    package mutating func report(_ error: TypewriteError, afterPartialLine: Bool = false) {
+        diagnostics.append((bytes.count, error, afterPartialLine))
+    }
 
     /// Whether there is nothing to write.
     package var isEmpty: Bool { bytes.isEmpty && diagnostics.isEmpty && copy.isEmpty }
@@ -177,11 +181,18 @@ package struct SessionOutput: Sendable {
 
     /// Visits the output in order: runs of terminal bytes and the diagnostics between them.
     package func visit(terminal: (ArraySlice<UInt8>) throws -> Void, diagnostic: (TypewriteError) -> Void) rethrows {
+        try visit(terminal: terminal, diagnosticAfter: { error, _ in diagnostic(error) })
+    }
+
+    /// Visits the output in order: runs of terminal bytes and the diagnostics between them, each
+    /// with whether the text before it ended mid-line.
+    package func visit(terminal: (ArraySlice<UInt8>) throws -> Void,
+                       diagnosticAfter diagnostic: (TypewriteError, _ afterPartialLine: Bool) -> Void) rethrows {
         var start = 0
-        for (offset, error) in diagnostics {
+        for (offset, error, afterPartialLine) in diagnostics {
             if offset > start { try terminal(bytes[start..<offset]) }
             start = offset
-            diagnostic(error)
+            diagnostic(error, afterPartialLine)
         }
         if start < bytes.count { try terminal(bytes[start...]) }
     }

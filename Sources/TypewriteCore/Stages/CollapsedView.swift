@@ -129,6 +129,7 @@ struct CollapsedView: TerminalWriter {
     var pendingInputBytes: Int { renderer.pendingInputBytes }
     var bytesOfMemoryPerInputByte: Double { renderer.bytesOfMemoryPerInputByte }
     var hyperlinkOpen: Bool { renderer.hyperlinkOpen }
+    var cursorIsMidLine: Bool { renderer.cursorIsMidLine }
 
     var isAnimating: Bool {
         if expandPending { return true }

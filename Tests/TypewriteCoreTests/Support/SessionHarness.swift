@@ -13,7 +13,7 @@ struct SessionHarness {
     /// What `--tee` got (with `copiesText`).
     var copy: [UInt8] = []
     /// Diagnostics, in order, each with the count of terminal bytes written before it.
-    var diagnostics: [(offset: Int, error: TypewriteError)] = []
+    var diagnostics: [(offset: Int, error: TypewriteError, afterPartialLine: Bool)] = []
 
     init(_ settings: SessionSettings, columns: Int = 80, rows: Int = 24) {
         self.init(session: Session(settings: settings), columns: columns, rows: rows)
@@ -37,7 +37,7 @@ struct SessionHarness {
         out.visit(terminal: { bytes in
             output += bytes
             terminal.feed(bytes)
-        }, diagnostic: { diagnostics.append((output.count, $0)) })
+        }, diagnosticAfter: { diagnostics.append((output.count, $0, $1)) })
     }
 
     /// Bytes the terminal got from elsewhere (the tty's echo of a key), not from the session.
