@@ -620,7 +620,7 @@ package struct PollDriver {
         guard let tee = setup.tee, !teeFailed, !bytes.isEmpty else { return }
         do throws(SystemError) { try System.writeAll(tee.descriptor, bytes) } catch {
             teeFailed = true
-            System.printError("typewrite: \(tee.name): write error: \(error)")
+            printDiagnostic("typewrite: \(tee.name): write error: \(error)")
         }
     }
 
@@ -635,9 +635,16 @@ package struct PollDriver {
             }
         }, diagnosticAfter: { error, afterPartialLine in
             // On the terminal the text is on, a message starts on a line of its own.
-            System.printError((afterPartialLine && errorsShareTerminal ? "\n" : "") + error.line)
+            printDiagnostic(error.line, newLineFirst: afterPartialLine && errorsShareTerminal)
         })
         if let failure { throw failure }
+    }
+
+    /// Writes a message line to stderr; while `--exec` holds the terminal in raw mode, which does
+    /// not return the carriage at a line feed, its line ends are CR LF.
+    private func printDiagnostic(_ line: String, newLineFirst: Bool = false) {
+        let raw = exec?.holdsRawMode == true && System.isTerminal(System.standardError)
+        System.printError((newLineFirst ? (raw ? "\r\n" : "\n") : "") + line + (raw ? "\r" : ""))
     }
 
     private static func outcome(of error: SystemError) -> Outcome {
