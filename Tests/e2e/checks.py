@@ -220,6 +220,55 @@ def check_decoded_line_end(tw, stdout, args, data, want_column):
 
 
 # ------------------------------------------------------------------------------------------------
+# --notify
+
+NOTIFY_FIRST = b"Tide pools hold water at low tide."
+NOTIFY_KINDS = [  # (label, environment, the bytes the terminal must get)
+    ("kitty", {"TERM": "xterm-kitty"},
+     b"\x1b]99;i=typewrite:d=0;typewrite\x1b\\\x1b]99;i=typewrite:d=1:p=body;" + NOTIFY_FIRST + b"\x1b\\"),
+    ("foot", {"TERM": "foot"}, b"\x1b]777;notify;typewrite;" + NOTIFY_FIRST + b"\x1b\\"),
+    ("WezTerm", {"TERM_PROGRAM": "WezTerm"}, b"\x1b]777;notify;typewrite;" + NOTIFY_FIRST + b"\x1b\\"),
+    ("iTerm2", {"TERM_PROGRAM": "iTerm.app"}, b"\x1b]9;" + NOTIFY_FIRST + b"\x07"),
+    ("tmux", {"TERM": "tmux-256color", "TMUX": "/tmp/tmux-0/default,1,0"}, b"\x07"),
+    ("unknown", {}, b"\x07"),
+]
+
+
+def check_notify(tw):
+    """--notify in a pty: a 12-second stream gets the sequence its terminal calls for, with the
+    answer's first line, once, at the end; a 2-second stream none; a pipe none. The runs go side
+    by side (about 13 s in all)."""
+    def run(extra, stdout, seconds):
+        r = Run([tw, "--notify"], stdout=stdout, env=base_env(**extra)).start()
+        r.feed_schedule([(0, b"\n" + NOTIFY_FIRST + b"\nMore of it.\n"), (seconds / 2, b"Later.\n"), (seconds, b"The end.\n")])
+        return finish(r, seconds + 10)
+    results = {}
+    jobs = [(label, extra, "pty", 12) for label, extra, _ in NOTIFY_KINDS]
+    jobs += [("short", {"TERM": "xterm-kitty"}, "pty", 2), ("pipe", {"TERM": "xterm-kitty"}, "pipe", 12)]
+    threads = [threading.Thread(target=lambda j=j: results.__setitem__(j[0], run(j[1], j[2], j[3]))) for j in jobs]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    problems = []
+    queries = re.compile(rb"\x1b\][0-9;]*\?(\x07|\x1b\\\\)")  # typewrite asking for the colours
+    for label, _, want in NOTIFY_KINDS:
+        r = results[label]
+        out = queries.sub(b"", bytes(r.output))
+        if r.status != 0:
+            problems.append("%s: status %s" % (label, r.status))
+        elif not out.endswith(want) or out.count(want) != 1:
+            problems.append("%s: output ends %r, want %r once at the end" % (label, out[-80:], want))
+        elif want == b"\x07" and re.search(rb"\x1b\](9|99|777);", out):
+            problems.append("%s: an OSC notification besides the bell" % label)
+    for label in ("short", "pipe"):
+        out = queries.sub(b"", bytes(results[label].output))
+        if b"\x07" in out or re.search(rb"\x1b\](9|99|777);", out):
+            problems.append("%s: a notification %r" % (label, out[-80:]))
+    return "; ".join(problems) or None
+
+
+# ------------------------------------------------------------------------------------------------
 # plain mode in a pty
 
 def check_plain_pty(tw, args, env_extra):
@@ -842,6 +891,8 @@ def all_checks(tw):
         check_decoded_line_end, "pipe", ["--format", "sse"], SSE_NO_NEWLINE, None)
     add("raw text without final newline in a pty: the cursor stays after it, as cat leaves it",
         check_decoded_line_end, "pty", [], ANSWER_NO_NEWLINE, len(ANSWER_NO_NEWLINE))
+    add("--notify: a 12 s answer notifies as kitty, foot, WezTerm, iTerm2, tmux and others want; 2 s or a pipe: none",
+        check_notify)
     add("--reduce-motion in a pty: input bytes exactly, no ESC", check_plain_pty, ["--reduce-motion"], {})
     add("REDUCED_MOTION=1 in a pty: input bytes exactly, no ESC", check_plain_pty, [], {"REDUCED_MOTION": "1"})
     add("REDUCED_MOTION=0 in a pty: animates", check_reduced_motion_0)
