@@ -18,7 +18,7 @@ Pygments' tokens map to roles so (Pygments token classes, pygments.org/docs/toke
   Keyword.Constant                                                             -> builtin
   String.*, Comment.PreprocFile                                                -> string
   Comment.* (doc comments, and String.Doc that opens with /** /*! /// //!)     -> comment
-  Number.*                                                                     -> number
+  Number.* (and a CSS unit right after its number: `5px`)                     -> number
   Name.Function (.Magic), Name.Class, Name.Decorator                           -> definition
   Name.Builtin (.Pseudo), Name.Constant, Name.Exception, and `self`, `this`    -> builtin
   markup tags (and their brackets) and attributes, JSON/YAML keys, CSS
@@ -83,7 +83,7 @@ KNOWN = {
     "kotlin": "kotlin", "docker": "dockerfile", "dockerfile": "dockerfile", "toml": "toml",
 }
 # The language each lexer reports under.
-LANGUAGE = {"jsx": "javascript", "tsx": "typescript", "console": "bash"}
+LANGUAGE = {"jsx": "javascript", "tsx": "typescript"}
 ROLES = ("plain", "keyword", "string", "comment", "number", "definition", "builtin")
 FIVE = {"plain", "keyword", "string", "comment", "number"}
 DEFAULT = ("default", "default", False, False, False, False, False)
@@ -134,12 +134,21 @@ def role_of(tt, value, lexer):
 
 
 def oracle(tag, code):
-    """Per character of `code`: its role (None: not judged, or blank)."""
+    """Per character of `code`: its role (None: not judged, or blank). Two readings differ from
+    the lexers' defaults, as editors and other highlighters read them: a PHP block that does not
+    start with markup is code from its first line (PhpLexer's startinline), and a CSS unit right
+    after its number (`5px`, `140%`, Keyword.Type after Number) is part of the number."""
     name = KNOWN[tag]
-    lexer = get_lexer_by_name(name, stripnl=False, ensurenl=False, stripall=False)
-    roles, text = [], []
+    options = dict(stripnl=False, ensurenl=False, stripall=False)
+    if name == "php" and not code.lstrip().startswith("<"):
+        options["startinline"] = True
+    lexer = get_lexer_by_name(name, **options)
+    roles, text, before = [], [], None
     for tt, value in lexer.get_tokens(code):
         r = role_of(tt, value, name)
+        if tt in T.Keyword.Type and before is not None and before in T.Number and name in ("css", "html"):
+            r = "number"
+        before = tt
         text.append(value)
         roles.extend(None if ch.isspace() else r for ch in value)
     if "".join(text) != code:
@@ -360,7 +369,7 @@ def direct_styles(exe, text, seed):
 
 def load_inputs(split, short, answer_files=None):
     answers, files = [], []
-    names = {"held": ["answers-held.jsonl"], "tune": ["answers-tune.jsonl"],
+    names = {"held": ["answers-held.jsonl"], "tune": ["answers-tune.jsonl"], "unseen": [],
              "all": ["answers-held.jsonl", "answers-tune.jsonl"]}[split]
     paths = answer_files or [os.path.join(ROOT, "Tests", "code", n) for n in names]
     for path in paths:
@@ -460,7 +469,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("binary", nargs="?", default=os.path.join(ROOT, ".build", "release", "typewrite"))
     ap.add_argument("--short", action="store_true")
-    ap.add_argument("--split", choices=("held", "tune", "all"), default="held")
+    ap.add_argument("--split", choices=("held", "tune", "unseen", "all"), default="held")
     ap.add_argument("--mode", choices=("24bit", "256", "both"), default="both")
     ap.add_argument("--direct", action="store_true")
     ap.add_argument("--jobs", type=int, default=2)

@@ -164,7 +164,7 @@ enum CodeLanguages {
         ]),
         lineComments: ["//"], blockComments: [("/*", "*/")], strings: [quote("\"")], stringPrefixes: .cpp,
         callDefinitions: .topLevel, preprocessor: true, characterLiterals: true, signedNumbers: true,
-        caseConstants: true)
+        arrowMembers: true, caseConstants: true)
 
     static let cpp = CodeLanguage(
         name: "cpp", aliases: ["cpp", "c++"],
@@ -184,7 +184,7 @@ enum CodeLanguages {
         ]),
         lineComments: ["//"], blockComments: [("/*", "*/")], strings: [quote("\"")], stringPrefixes: .cpp,
         callDefinitions: .topLevel, preprocessor: true, characterLiterals: true, signedNumbers: true,
-        caseConstants: true)
+        arrowMembers: true, caseConstants: true)
 
     // MARK: Java (JLS 21, 3.9)
 
@@ -509,7 +509,7 @@ enum CodeLanguages {
         ]),
         lineComments: ["//", "#"], blockComments: [("/*", "*/")],
         strings: [quote("\"", multiline: true, interpolation: .php), quote("'", multiline: true)],
-        dollarVariables: true, afterDot: .plain, phpTags: true)
+        dollarVariables: true, afterDot: .plain, phpTags: true, arrowMembers: true)
 
     // MARK: Kotlin (Kotlin language specification, "Keywords and operators")
 

@@ -179,7 +179,7 @@ extension CodeScanner {
 
     /// CSS: outside a rule's braces a selector (names are tags, `.`, `#`, `:` plain; `@media` a
     /// keyword); inside, a property name (a keyword when CSS defines it) and after `:` its value
-    /// (constants, numbers and their units, colours, functions, strings, `!important`).
+    /// (constants, numbers with their units as one number, colours, functions, strings, `!important`).
     mutating func cssToken(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ end: Int, _ complete: Bool) -> Int {
         let b = s[i]
         if Self.matches(s, i, end, "/*") {
@@ -281,7 +281,7 @@ extension CodeScanner {
                     while k < end && Self.isNameStart(s[k]) && s[k] < 0x80 { k += 1 }
                     if !Self.cssUnits.contains(String(decoding: UnsafeBufferPointer(rebasing: s[j..<k]), as: UTF8.self).lowercased()) { k = j }
                 }
-                Self.fill(r, j..<k, .keyword)
+                Self.fill(r, j..<k, .number)
                 return k
             }
             if b == UInt8(ascii: "-"), let p = vendorPrefix(s, i, end) {

@@ -214,7 +214,7 @@ extension CodeScanner {
         case UInt8(ascii: "-"):
             if i + 1 < end && s[i + 1] == UInt8(ascii: ">") {
                 r[i + 1] = .plain
-                previous = .dot
+                previous = current.arrowMembers ? .dot : .op
                 declarationWords = 0
                 if current.typeAfterColon { expectsType = true }
                 return i + 2

@@ -138,12 +138,15 @@ public struct CodeScanner: Sendable {
     var inCaseLabel = false
     /// Swift: the rest of an `import` line.
     var inImport = false
+    /// PHP: no byte but blanks has been read yet; the first one decides between a template and
+    /// code (`CodeLanguage.phpTags`).
+    var awaitsFirstByte = false
 
     /// A scanner at the start of a block in `language`.
     public init(language: CodeLanguage) {
         self.language = language
         self.current = language
-        if language.phpTags { mode = .template }
+        awaitsFirstByte = language.phpTags
     }
 
     /// The roles of one line's bytes (without its line ending).
@@ -221,6 +224,10 @@ public struct CodeScanner: Sendable {
             return
         default:
             break
+        }
+        if awaitsFirstByte, let first = Self.nextNonBlank(s, 0, n) {
+            awaitsFirstByte = false
+            if s[first] == UInt8(ascii: "<") { mode = .template }
         }
         scan(s, r, from: 0, to: n, complete: complete)
         if complete { endLine(s) }
