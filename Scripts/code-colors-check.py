@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """code-colors-check: syntax colours inside fenced code blocks, judged against Pygments.
 
-  Scripts/code-colors-check.py [--short] [--split held|tune|all] [--mode 24bit|256|both]
+  Scripts/code-colors-check.py [--short] [--split held|tune|unseen|all] [--mode 24bit|256|both]
                                [--direct] [--jobs 2] [--seed 7] [--verbose] [BIN]
 
 Runs BIN (default .build/release/typewrite) as `BIN --markdown=always` with stdout on an 80x24
@@ -11,7 +11,8 @@ of every non-blank character inside a tagged fence with the role Pygments gives 
 as a whole. The inputs (Tests/code/README.md):
 
   answers   real model answers with code (Tests/code/answers-held.jsonl, -tune.jsonl)
-  files     real code files, one per fence (Tests/code/files/, listed in Tests/code/files.json)
+  files     real code files, one per fence (Tests/code/files/, listed in Tests/code/files.json),
+            and documentation pages whose fences are judged by their own tags (tag `markdown`)
 
 Pygments' tokens map to roles so (Pygments token classes, pygments.org/docs/tokens):
   Keyword.* (types, declarations, namespaces), Operator.Word, Comment.Preproc  -> keyword
@@ -46,7 +47,8 @@ style's role is its own. Reported per colour mode (24-bit: TERM=xterm-256color C
 Thresholds (exit 0 when all pass): agreement >= 0.95 on answers and >= 0.90 on files, five_roles
 >= 0.97 and >= 0.95, >= 0.85 for every language, distinct, palette, styles <= 8, untagged 1.0,
 chunking and pause.  --short judges a few inputs per language (CI); --split chooses the held-out
-inputs (default), those used to tune the tables, or both; --answers FILE judges other answers
+inputs (default), those used to tune the tables, the unseen code files (no answers; files
+from projects no other set uses, for measuring what tuning never saw), or all of them; --answers FILE judges other answers
 (repeatable; no code files then).  --direct skips the terminal: it builds
 Scripts/markdown-spans with the highlighter's sources and judges the roles it reports (fast, for
 tuning; no colour modes, palette or pause checks).  --verbose lists the commonest disagreements.
@@ -382,7 +384,9 @@ def load_inputs(split, short, answer_files=None):
         if answer_files or (split != "all" and f["split"] != split):
             continue
         code = open(os.path.join(ROOT, "Tests", "code", "files", f["file"]), encoding="utf-8").read()
-        files.append({"id": f["file"], "text": fenced(f["tag"], code), "tag": f["tag"]})
+        # A markdown page (a project's documentation) is judged as it stands, fence by fence.
+        text = code if f["tag"] == "markdown" else fenced(f["tag"], code)
+        files.append({"id": f["file"], "text": text, "tag": f["tag"]})
     if short:
         answers = [a for k, a in enumerate(answers) if k % 8 == 0]
         seen = collections.Counter()
