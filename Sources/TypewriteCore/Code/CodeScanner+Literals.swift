@@ -350,6 +350,7 @@ extension CodeScanner {
         }
         if role == .plain && inCaseLabel { role = .builtin }
         if role == .plain && inImport { role = .definition }
+        if inDirective { role = .keyword }
         if (role == .plain || role == .builtin) && current.typeAnnotations && previous == .colon {
             // TypeScript: a (dotted) name after `name:` is read as a type annotation, a builtin's
             // too (`x: Date`, `s: Map<…>`), as the language's highlighters read it.

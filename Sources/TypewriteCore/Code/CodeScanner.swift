@@ -136,8 +136,9 @@ public struct CodeScanner: Sendable {
     var bodyMayFollow = false
     /// C and C++: between `case` and its `:`.
     var inCaseLabel = false
-    /// Swift: the rest of an `import` line.
+    /// Swift: the rest of an `import` line; the rest of a compiler-control line (`#if os(Linux)`).
     var inImport = false
+    var inDirective = false
     /// PHP: no byte but blanks has been read yet; the first one decides between a template and
     /// code (`CodeLanguage.phpTags`).
     var awaitsFirstByte = false
@@ -274,6 +275,7 @@ public struct CodeScanner: Sendable {
         continued = false
         stringOpened = 0
         inImport = false
+        inDirective = false
         if let heredoc = pendingHeredoc, mode == .code {
             terminator = heredoc.terminator
             mode = .heredoc(indented: heredoc.indented, interpolation: heredoc.interpolation)
