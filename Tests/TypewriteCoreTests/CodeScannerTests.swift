@@ -200,6 +200,10 @@ struct CodeScannerTests {
         .init("yaml", "- {name: Linux, python: '3.14', os: [a, b]}\n", "'3.14'", .string),
         .init("yaml", "- {name: Linux, python: '3.14', os: [a, b]}\n", "python", .key),
         .init("yaml", "- {name: Linux, python: '3.14', os: [a, b]}\n", "Linux", .plain),
+        // A hashbang opening a JavaScript or TypeScript block is a comment; `#` later is not.
+        .init("javascript", "#!/usr/bin/env node\nclass A { #n = 1 }\n", "#!/usr/bin/env node", .comment),
+        .init("typescript", "#!/usr/bin/env node\nclass A { #n = 1 }\n", "#!/usr/bin/env node", .comment),
+        .init("javascript", "#!/usr/bin/env node\nclass A { #n = 1 }\n", "#n", .plain),
         // SQL's keywords are Pygments' list whole (ISO/IEC 9075 and PostgreSQL).
         .init("sql", "CREATE AGGREGATE avg (float8) (SFUNC = f, STYPE = float8[]);\nGRANT SELECT ON t TO u;\n", "AGGREGATE", .keyword),
         .init("sql", "CREATE AGGREGATE avg (float8) (SFUNC = f, STYPE = float8[]);\nGRANT SELECT ON t TO u;\n", "GRANT", .keyword),

@@ -151,6 +151,9 @@ public struct CodeLanguage: Sendable, CustomStringConvertible, Equatable {
     /// `->` comes before a value or a type (Python's, Swift's and Rust's return annotations,
     /// lambdas), read by the language's words.
     let arrowMembers: Bool
+    /// `#!` at the very start of a block is a comment to its line's end (JavaScript's and
+    /// TypeScript's hashbang, ECMA-262 "Hashbang Comments"; elsewhere `#` starts a private name).
+    let hashbang: Bool
     /// `case NAME:` names a constant (C and C++): a builtin.
     let caseConstants: Bool
     /// The names after `import` on its line are definitions (Swift's module names).
@@ -180,7 +183,7 @@ public struct CodeLanguage: Sendable, CustomStringConvertible, Equatable {
          macros: Bool = false, hashAttributes: Bool = false, characterLiterals: Bool = false, lifetimes: Bool = false,
          typeAnnotations: Bool = false, afterDot: AfterDot = .sameRole, symbols: Bool = false, ruby: Bool = false,
          phpTags: Bool = false, macroNames: CodeWordTable? = nil, typeAfterColon: Bool = false,
-         signedNumbers: Bool = false, arrowMembers: Bool = false, caseConstants: Bool = false, importDefinitions: Bool = false,
+         signedNumbers: Bool = false, arrowMembers: Bool = false, hashbang: Bool = false, caseConstants: Bool = false, importDefinitions: Bool = false,
          receivers: Bool = false, cocoa: Bool = false, embedded: [CodeLanguage] = []) {
         self.name = name
         self.aliases = aliases
@@ -213,6 +216,7 @@ public struct CodeLanguage: Sendable, CustomStringConvertible, Equatable {
         self.typeAfterColon = typeAfterColon
         self.signedNumbers = signedNumbers
         self.arrowMembers = arrowMembers
+        self.hashbang = hashbang
         self.caseConstants = caseConstants
         self.importDefinitions = importDefinitions
         self.receivers = receivers

@@ -118,7 +118,7 @@ enum CodeLanguages {
     static let javascript = CodeLanguage(
         name: "javascript", aliases: ["javascript", "js", "jsx", "react"],
         words: CodeWordTable(javascriptWords), lineComments: ["//"], blockComments: [("/*", "*/")],
-        strings: javascriptStrings, dollarInNames: true, regexLiterals: true)
+        strings: javascriptStrings, dollarInNames: true, regexLiterals: true, hashbang: true)
 
     static let typescript = CodeLanguage(
         name: "typescript", aliases: ["typescript", "ts", "tsx"],
@@ -127,7 +127,7 @@ enum CodeLanguages {
             ("string number boolean", .keyword),
         ] + javascriptWords),
         lineComments: ["//"], blockComments: [("/*", "*/")], strings: javascriptStrings, dollarInNames: true,
-        regexLiterals: true, typeAnnotations: true)
+        regexLiterals: true, typeAnnotations: true, hashbang: true)
 
     // MARK: JSON (RFC 8259)
 
@@ -526,6 +526,9 @@ enum CodeLanguages {
              function_exists class_exists method_exists sort usort ksort round floor ceil abs max min rand
              mt_rand uniqid md5 sha1 hash password_hash password_verify header session_start setcookie
              filter_var ucfirst lcfirst ucwords nl2br number_format range compact extract
+             get_class get_called_class get_parent_class get_object_vars is_object is_callable is_null is_bool
+             is_float call_user_func call_user_func_array func_get_args spl_autoload_register array_key_first
+             array_key_last array_combine array_fill array_flip array_column array_sum iterator_to_array
              """, .builtin),
         ]),
         lineComments: ["//", "#"], blockComments: [("/*", "*/")],

@@ -142,6 +142,8 @@ public struct CodeScanner: Sendable {
     /// PHP: no byte but blanks has been read yet; the first one decides between a template and
     /// code (`CodeLanguage.phpTags`).
     var awaitsFirstByte = false
+    /// No line of the block has ended yet (a hashbang is only on the first).
+    var onFirstLine = true
 
     /// A scanner at the start of a block in `language`.
     public init(language: CodeLanguage) {
@@ -276,6 +278,7 @@ public struct CodeScanner: Sendable {
         stringOpened = 0
         inImport = false
         inDirective = false
+        onFirstLine = false
         if let heredoc = pendingHeredoc, mode == .code {
             terminator = heredoc.terminator
             mode = .heredoc(indented: heredoc.indented, interpolation: heredoc.interpolation)
