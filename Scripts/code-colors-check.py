@@ -139,15 +139,30 @@ def oracle(tag, code):
     """Per character of `code`: its role (None: not judged, or blank). Two readings differ from
     the lexers' defaults, as editors and other highlighters read them: a PHP block that does not
     start with markup is code from its first line (PhpLexer's startinline), and a CSS unit right
-    after its number (`5px`, `140%`, Keyword.Type after Number) is part of the number."""
+    after its number (`5px`, `140%`, Keyword.Type after Number) is part of the number. CSS inside
+    html's <style> is judged as in a css fence (its selectors are not)."""
     name = KNOWN[tag]
     options = dict(stripnl=False, ensurenl=False, stripall=False)
     if name == "php" and not code.lstrip().startswith("<"):
         options["startinline"] = True
     lexer = get_lexer_by_name(name, **options)
     roles, text, before = [], [], None
+    # html: inside <style> the tokens are CSS's, judged as in a css fence (selectors not judged).
+    style, opening = False, False
     for tt, value in lexer.get_tokens(code):
-        r = role_of(tt, value, name)
+        if name == "html" and tt in T.Name.Tag:
+            opening = value.lower() == "style" and before is not None and before in T.Punctuation and not style
+            if value.lower() == "style" and style:
+                style = False
+        elif opening and tt in T.Punctuation and value.strip() == ">":
+            style, opening = True, False
+            r = role_of(tt, value, name)
+            before = tt
+            text.append(value)
+            roles.extend(None if ch.isspace() else r for ch in value)
+            continue
+        markup = tt in T.Punctuation and value.strip() in ("<", "</", "/", ">")
+        r = role_of(tt, value, "css" if style and not markup else name)
         if tt in T.Keyword.Type and before is not None and before in T.Number and name in ("css", "html"):
             r = "number"
         before = tt
