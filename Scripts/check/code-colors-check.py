@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """code-colors-check: syntax colours inside fenced code blocks, judged against Pygments.
 
-  Scripts/check/code-colors-check.py [--short] [--split held|tune|all] [--mode 24bit|256|both]
+  Scripts/check/code-colors-check.py [--short] [--split held|tune|unseen|all] [--mode 24bit|256|both]
                                [--direct] [--jobs 2] [--seed 7] [--verbose] [BIN]
 
 Runs BIN (default .build/release/typewrite) as `BIN --markdown=always` with stdout on an 80x24
@@ -11,14 +11,15 @@ of every non-blank character inside a tagged fence with the role Pygments gives 
 as a whole. The inputs (Tests/code/README.md):
 
   answers   real model answers with code (Tests/code/answers-held.jsonl, -tune.jsonl)
-  files     real code files, one per fence (Tests/code/files/, listed in Tests/code/files.json)
+  files     real code files, one per fence (Tests/code/files/, listed in Tests/code/files.json),
+            and documentation pages whose fences are judged by their own tags (tag `markdown`)
 
 Pygments' tokens map to roles so (Pygments token classes, pygments.org/docs/tokens):
   Keyword.* (types, declarations, namespaces), Operator.Word, Comment.Preproc  -> keyword
   Keyword.Constant                                                             -> builtin
   String.*, Comment.PreprocFile                                                -> string
   Comment.* (doc comments, and String.Doc that opens with /** /*! /// //!)     -> comment
-  Number.*                                                                     -> number
+  Number.* (and a CSS unit right after its number: `5px`)                     -> number
   Name.Function (.Magic), Name.Class, Name.Decorator                           -> definition
   Name.Builtin (.Pseudo), Name.Constant, Name.Exception, and `self`, `this`    -> builtin
   markup tags (and their brackets) and attributes, JSON/YAML keys, CSS
@@ -46,7 +47,8 @@ style's role is its own. Reported per colour mode (24-bit: TERM=xterm-256color C
 Thresholds (exit 0 when all pass): agreement >= 0.95 on answers and >= 0.90 on files, five_roles
 >= 0.97 and >= 0.95, >= 0.85 for every language, distinct, palette, styles <= 8, untagged 1.0,
 chunking and pause.  --short judges a few inputs per language (CI); --split chooses the held-out
-inputs (default), those used to tune the tables, or both; --answers FILE judges other answers
+inputs (default), those used to tune the tables, the unseen code files (no answers; files
+from projects no other set uses, for measuring what tuning never saw), or all of them; --answers FILE judges other answers
 (repeatable; no code files then).  --direct skips the terminal: it builds
 Scripts/check/markdown-spans with the highlighter's sources and judges the roles it reports (fast, for
 tuning; no colour modes, palette or pause checks).  --verbose lists the commonest disagreements.
@@ -84,7 +86,7 @@ KNOWN = {
     "kotlin": "kotlin", "docker": "dockerfile", "dockerfile": "dockerfile", "toml": "toml",
 }
 # The language each lexer reports under.
-LANGUAGE = {"jsx": "javascript", "tsx": "typescript", "console": "bash"}
+LANGUAGE = {"jsx": "javascript", "tsx": "typescript"}
 ROLES = ("plain", "keyword", "string", "comment", "number", "definition", "builtin")
 FIVE = {"plain", "keyword", "string", "comment", "number"}
 DEFAULT = ("default", "default", False, False, False, False, False)
@@ -135,12 +137,36 @@ def role_of(tt, value, lexer):
 
 
 def oracle(tag, code):
-    """Per character of `code`: its role (None: not judged, or blank)."""
+    """Per character of `code`: its role (None: not judged, or blank). Two readings differ from
+    the lexers' defaults, as editors and other highlighters read them: a PHP block that does not
+    start with markup is code from its first line (PhpLexer's startinline), and a CSS unit right
+    after its number (`5px`, `140%`, Keyword.Type after Number) is part of the number. CSS inside
+    html's <style> is judged as in a css fence (its selectors are not)."""
     name = KNOWN[tag]
-    lexer = get_lexer_by_name(name, stripnl=False, ensurenl=False, stripall=False)
-    roles, text = [], []
+    options = dict(stripnl=False, ensurenl=False, stripall=False)
+    if name == "php" and not code.lstrip().startswith("<"):
+        options["startinline"] = True
+    lexer = get_lexer_by_name(name, **options)
+    roles, text, before = [], [], None
+    # html: inside <style> the tokens are CSS's, judged as in a css fence (selectors not judged).
+    style, opening = False, False
     for tt, value in lexer.get_tokens(code):
-        r = role_of(tt, value, name)
+        if name == "html" and tt in T.Name.Tag:
+            opening = value.lower() == "style" and before is not None and before in T.Punctuation and not style
+            if value.lower() == "style" and style:
+                style = False
+        elif opening and tt in T.Punctuation and value.strip() == ">":
+            style, opening = True, False
+            r = role_of(tt, value, name)
+            before = tt
+            text.append(value)
+            roles.extend(None if ch.isspace() else r for ch in value)
+            continue
+        markup = tt in T.Punctuation and value.strip() in ("<", "</", "/", ">")
+        r = role_of(tt, value, "css" if style and not markup else name)
+        if tt in T.Keyword.Type and before is not None and before in T.Number and name in ("css", "html"):
+            r = "number"
+        before = tt
         text.append(value)
         roles.extend(None if ch.isspace() else r for ch in value)
     if "".join(text) != code:
@@ -325,7 +351,7 @@ def direct_styles(exe, text, seed):
 
 def load_inputs(split, short, answer_files=None):
     answers, files = [], []
-    names = {"held": ["answers-held.jsonl"], "tune": ["answers-tune.jsonl"],
+    names = {"held": ["answers-held.jsonl"], "tune": ["answers-tune.jsonl"], "unseen": [],
              "all": ["answers-held.jsonl", "answers-tune.jsonl"]}[split]
     paths = answer_files or [os.path.join(ROOT, "Tests", "code", n) for n in names]
     for path in paths:
@@ -338,7 +364,9 @@ def load_inputs(split, short, answer_files=None):
         if answer_files or (split != "all" and f["split"] != split):
             continue
         code = open(os.path.join(ROOT, "Tests", "code", "files", f["file"]), encoding="utf-8").read()
-        files.append({"id": f["file"], "text": fenced(f["tag"], code), "tag": f["tag"]})
+        # A markdown page (a project's documentation) is judged as it stands, fence by fence.
+        text = code if f["tag"] == "markdown" else fenced(f["tag"], code)
+        files.append({"id": f["file"], "text": text, "tag": f["tag"]})
     if short:
         answers = [a for k, a in enumerate(answers) if k % 8 == 0]
         seen = collections.Counter()
@@ -425,7 +453,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("binary", nargs="?", default=os.path.join(ROOT, ".build", "release", "typewrite"))
     ap.add_argument("--short", action="store_true")
-    ap.add_argument("--split", choices=("held", "tune", "all"), default="held")
+    ap.add_argument("--split", choices=("held", "tune", "unseen", "all"), default="held")
     ap.add_argument("--mode", choices=("24bit", "256", "both"), default="both")
     ap.add_argument("--direct", action="store_true")
     ap.add_argument("--jobs", type=int, default=2)

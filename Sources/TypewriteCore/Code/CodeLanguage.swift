@@ -136,7 +136,9 @@ public struct CodeLanguage: Sendable, CustomStringConvertible, Equatable {
     let symbols: Bool
     /// `%w[…]`, `=begin…=end`, `__END__` and other Ruby forms.
     let ruby: Bool
-    /// Code starts at `<?php` (text before it is a template's text, plain).
+    /// PHP's tags: a block whose first byte (after blanks) is `<` is a template, whose text is
+    /// plain up to `<?php` (and again after `?>`); any other block is code from its first line,
+    /// as a snippet without `<?php` is read (Pygments' `startinline`, editors).
     let phpTags: Bool
     /// The names that are macros when followed by `!` (Rust's standard macros): definitions.
     let macroNames: CodeWordTable?
@@ -145,6 +147,13 @@ public struct CodeLanguage: Sendable, CustomStringConvertible, Equatable {
     let typeAfterColon: Bool
     /// `-` right before a digit belongs to the number (C and C++: `return -1`).
     let signedNumbers: Bool
+    /// `->` reaches a member (C, C++, PHP): the name after it is read as after `.`. Elsewhere
+    /// `->` comes before a value or a type (Python's, Swift's and Rust's return annotations,
+    /// lambdas), read by the language's words.
+    let arrowMembers: Bool
+    /// `#!` at the very start of a block is a comment to its line's end (JavaScript's and
+    /// TypeScript's hashbang, ECMA-262 "Hashbang Comments"; elsewhere `#` starts a private name).
+    let hashbang: Bool
     /// `case NAME:` names a constant (C and C++): a builtin.
     let caseConstants: Bool
     /// The names after `import` on its line are definitions (Swift's module names).
@@ -174,7 +183,7 @@ public struct CodeLanguage: Sendable, CustomStringConvertible, Equatable {
          macros: Bool = false, hashAttributes: Bool = false, characterLiterals: Bool = false, lifetimes: Bool = false,
          typeAnnotations: Bool = false, afterDot: AfterDot = .sameRole, symbols: Bool = false, ruby: Bool = false,
          phpTags: Bool = false, macroNames: CodeWordTable? = nil, typeAfterColon: Bool = false,
-         signedNumbers: Bool = false, caseConstants: Bool = false, importDefinitions: Bool = false,
+         signedNumbers: Bool = false, arrowMembers: Bool = false, hashbang: Bool = false, caseConstants: Bool = false, importDefinitions: Bool = false,
          receivers: Bool = false, cocoa: Bool = false, embedded: [CodeLanguage] = []) {
         self.name = name
         self.aliases = aliases
@@ -206,6 +215,8 @@ public struct CodeLanguage: Sendable, CustomStringConvertible, Equatable {
         self.macroNames = macroNames
         self.typeAfterColon = typeAfterColon
         self.signedNumbers = signedNumbers
+        self.arrowMembers = arrowMembers
+        self.hashbang = hashbang
         self.caseConstants = caseConstants
         self.importDefinitions = importDefinitions
         self.receivers = receivers

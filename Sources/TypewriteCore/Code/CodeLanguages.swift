@@ -118,7 +118,7 @@ enum CodeLanguages {
     static let javascript = CodeLanguage(
         name: "javascript", aliases: ["javascript", "js", "jsx", "react"],
         words: CodeWordTable(javascriptWords), lineComments: ["//"], blockComments: [("/*", "*/")],
-        strings: javascriptStrings, dollarInNames: true, regexLiterals: true)
+        strings: javascriptStrings, dollarInNames: true, regexLiterals: true, hashbang: true)
 
     static let typescript = CodeLanguage(
         name: "typescript", aliases: ["typescript", "ts", "tsx"],
@@ -127,7 +127,7 @@ enum CodeLanguages {
             ("string number boolean", .keyword),
         ] + javascriptWords),
         lineComments: ["//"], blockComments: [("/*", "*/")], strings: javascriptStrings, dollarInNames: true,
-        regexLiterals: true, typeAnnotations: true)
+        regexLiterals: true, typeAnnotations: true, hashbang: true)
 
     // MARK: JSON (RFC 8259)
 
@@ -164,7 +164,7 @@ enum CodeLanguages {
         ]),
         lineComments: ["//"], blockComments: [("/*", "*/")], strings: [quote("\"")], stringPrefixes: .cpp,
         callDefinitions: .topLevel, preprocessor: true, characterLiterals: true, signedNumbers: true,
-        caseConstants: true)
+        arrowMembers: true, caseConstants: true)
 
     static let cpp = CodeLanguage(
         name: "cpp", aliases: ["cpp", "c++"],
@@ -184,7 +184,7 @@ enum CodeLanguages {
         ]),
         lineComments: ["//"], blockComments: [("/*", "*/")], strings: [quote("\"")], stringPrefixes: .cpp,
         callDefinitions: .topLevel, preprocessor: true, characterLiterals: true, signedNumbers: true,
-        caseConstants: true)
+        arrowMembers: true, caseConstants: true)
 
     // MARK: Java (JLS 21, 3.9)
 
@@ -294,10 +294,31 @@ enum CodeLanguages {
              variable verbose version versions view when whenever where with without work write
              year zone nchar clob nclob lateral excluding ilike unnest coalesce nullif substring
              current_date localtime localtimestamp
+             ada aggregate analyse asensitive asymmetric authorization bitvar bit_length breadth cardinality
+             cascaded catalog catalog_name character_length character_set_catalog character_set_name
+             character_set_schema char_length checked checkpoint class_origin cluster cobol collate collation
+             collation_catalog collation_name collation_schema column_name command_function command_function_code
+             condition_number connection_name constraint_catalog constraint_name constraint_schema createdb
+             createuser current_path current_role current_time current_user cursor_name datetime_interval_code
+             datetime_interval_precision deallocate declare deferrable definer delimiter delimiters deref
+             destructor deterministic disconnect dispatch dynamic_function dynamic_function_code elsif fortran
+             grant implicit inditcator infix inherits inout insensitive instantiable invoker isnull key_member
+             key_type lancompiler locator maxvalue message_length message_octet_length message_text minvalue
+             modifies mumps nocreatedb nocreateuser nullable octet_length oids ordinality overlaps overlay
+             overriding pad parameter_mode parameter_name parameter_ordinal_position parameter_specific_catalog
+             parameter_specific_name parameter_specific_schema pascal pendant pli postfix preceeds preorder
+             privileges procedural procedure recheck referencing reindex repeatable returned_length
+             returned_octet_length returned_sqlstate revoke rollback rollup routine_catalog routine_name
+             routine_schema row_count save_point schema_name scroll serializable server_name session_user setof
+             specifictype specific_name sqlcode sqlerror sqlexception sqlstate sqlwarninig stype subclass_origin
+             sublist succeeds symmetric sysid system_user table_name terminate timezone_hour timezone_minute
+             trailing transactions_committed transactions_rolled_back transaction_active transforms
+             trigger_catalog trigger_name trigger_schema uncommitted unencrypted unlisten unnamed upper
+             user_defined_type_catalog user_defined_type_name user_defined_type_schema versioning volatile
              """, .keyword),
             ("""
              array binary bit blob boolean char character date decimal int integer interval number
-             real serial text varchar varying bigint smallint float numeric dec
+             real serial text varchar varying bigint smallint float numeric dec int8 serial8
              """, .builtin),
         ]),
         lineComments: ["--"], blockComments: [("/*", "*/")],
@@ -505,11 +526,14 @@ enum CodeLanguages {
              function_exists class_exists method_exists sort usort ksort round floor ceil abs max min rand
              mt_rand uniqid md5 sha1 hash password_hash password_verify header session_start setcookie
              filter_var ucfirst lcfirst ucwords nl2br number_format range compact extract
+             get_class get_called_class get_parent_class get_object_vars is_object is_callable is_null is_bool
+             is_float call_user_func call_user_func_array func_get_args spl_autoload_register array_key_first
+             array_key_last array_combine array_fill array_flip array_column array_sum iterator_to_array
              """, .builtin),
         ]),
         lineComments: ["//", "#"], blockComments: [("/*", "*/")],
         strings: [quote("\"", multiline: true, interpolation: .php), quote("'", multiline: true)],
-        dollarVariables: true, afterDot: .plain, phpTags: true)
+        dollarVariables: true, afterDot: .plain, phpTags: true, arrowMembers: true)
 
     // MARK: Kotlin (Kotlin language specification, "Keywords and operators")
 

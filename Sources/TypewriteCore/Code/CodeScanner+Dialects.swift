@@ -163,7 +163,8 @@ extension CodeScanner {
             if s[j] == UInt8(ascii: "<") && j + 1 < end && s[j + 1] == UInt8(ascii: "?") {
                 Self.fill(r, i..<j, .plain)
                 var k = j + 2
-                if Self.matchesIgnoringCase(s, k, end, "php") { k += 3 } else if k < end && s[k] == UInt8(ascii: "=") { k += 1 }
+                // (`<?=` is the tag and an operator: the `=` is plain.)
+                if Self.matchesIgnoringCase(s, k, end, "php") { k += 3 }
                 Self.fill(r, j..<k, .keyword)
                 mode = .code
                 previous = .start
@@ -179,7 +180,7 @@ extension CodeScanner {
 
     /// CSS: outside a rule's braces a selector (names are tags, `.`, `#`, `:` plain; `@media` a
     /// keyword); inside, a property name (a keyword when CSS defines it) and after `:` its value
-    /// (constants, numbers and their units, colours, functions, strings, `!important`).
+    /// (constants, numbers with their units as one number, colours, functions, strings, `!important`).
     mutating func cssToken(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ end: Int, _ complete: Bool) -> Int {
         let b = s[i]
         if Self.matches(s, i, end, "/*") {
@@ -281,7 +282,7 @@ extension CodeScanner {
                     while k < end && Self.isNameStart(s[k]) && s[k] < 0x80 { k += 1 }
                     if !Self.cssUnits.contains(String(decoding: UnsafeBufferPointer(rebasing: s[j..<k]), as: UTF8.self).lowercased()) { k = j }
                 }
-                Self.fill(r, j..<k, .keyword)
+                Self.fill(r, j..<k, .number)
                 return k
             }
             if b == UInt8(ascii: "-"), let p = vendorPrefix(s, i, end) {
@@ -482,6 +483,9 @@ extension CodeScanner {
     mutating func yamlRest(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ from: Int, _ n: Int, _ complete: Bool, indent: Int) {
         var i = from
         var keyDone = false
+        // Flow collections open on this line (`{a: 1, b: '2'}`, `[x, y]`): there a plain scalar
+        // ends at `,`, `]` or `}`, and a key may follow each `,`.
+        var flow = 0
         while i < n {
             let b = s[i]
             if Self.isBlank(b) { r[i] = .plain; i += 1; continue }
@@ -529,13 +533,20 @@ extension CodeScanner {
                 i = j
                 continue
             }
-            if "{}[],".utf8.contains(b) { r[i] = .plain; i += 1; continue }
+            if "{}[],".utf8.contains(b) {
+                if b == UInt8(ascii: "{") || b == UInt8(ascii: "[") { flow += 1 } else if b != UInt8(ascii: ",") { flow = max(0, flow - 1) }
+                if flow > 0 && (b == UInt8(ascii: ",") || b == UInt8(ascii: "{")) { keyDone = false }
+                r[i] = .plain
+                i += 1
+                continue
+            }
             // A plain scalar, or a key up to `: `.
             var j = i
             var keyEnd: Int?
             while j < n {
                 if !keyDone && s[j] == UInt8(ascii: ":") && (j + 1 == n || Self.isBlank(s[j + 1])) { keyEnd = j; break }
                 if s[j] == UInt8(ascii: "#") && Self.isBlank(s[j - 1]) { break }
+                if flow > 0 && (s[j] == UInt8(ascii: ",") || s[j] == UInt8(ascii: "]") || s[j] == UInt8(ascii: "}")) { break }
                 j += 1
             }
             if let e = keyEnd {

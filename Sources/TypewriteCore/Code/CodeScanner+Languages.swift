@@ -99,6 +99,22 @@ extension CodeScanner {
 
     // MARK: - The shell
 
+    /// Swift: a compiler-control statement at `i` (`#if`, `#elseif`, `#else`, `#endif`; The Swift
+    /// Programming Language, "Compiler Control Statements"): the directive is a keyword, and so is
+    /// every name of its condition (`os`, `Linux`, `canImport`, `DEBUG`), as Pygments reads them;
+    /// operators, numbers and comments keep their roles. Nil when no such directive is at `i`.
+    mutating func swiftDirective(_ s: UnsafeBufferPointer<UInt8>, _ r: UnsafeMutableBufferPointer<CodeRole>, _ i: Int, _ end: Int) -> Int? {
+        var j = i + 1
+        while j < end && isNameByte(s[j]) { j += 1 }
+        let n = j - i - 1
+        guard n >= 2 && n <= 6, Self.matches(s, i + 1, j, "if") && n == 2 || Self.matches(s, i + 1, j, "elseif") && n == 6
+                || Self.matches(s, i + 1, j, "else") && n == 4 || Self.matches(s, i + 1, j, "endif") && n == 5 else { return nil }
+        Self.fill(r, i..<j, .keyword)
+        inDirective = true
+        previous = .start
+        return j
+    }
+
     static func isShellWordByte(_ b: UInt8) -> Bool {
         switch b {
         case 0x20, 0x09, 0x0D, UInt8(ascii: ";"), UInt8(ascii: "&"), UInt8(ascii: "|"), UInt8(ascii: "<"), UInt8(ascii: ">"),

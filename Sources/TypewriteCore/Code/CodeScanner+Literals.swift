@@ -350,8 +350,10 @@ extension CodeScanner {
         }
         if role == .plain && inCaseLabel { role = .builtin }
         if role == .plain && inImport { role = .definition }
-        if role == .plain && current.typeAnnotations && previous == .colon {
-            // TypeScript: a (dotted) name after `:` is read as a type annotation.
+        if inDirective { role = .keyword }
+        if (role == .plain || role == .builtin) && current.typeAnnotations && previous == .colon {
+            // TypeScript: a (dotted) name after `name:` is read as a type annotation, a builtin's
+            // too (`x: Date`, `s: Map<…>`), as the language's highlighters read it.
             role = .keyword
             while j + 1 < end && s[j] == UInt8(ascii: ".") && Self.isNameStart(s[j + 1]) {
                 j += 2

@@ -88,6 +88,11 @@ extension CodeScanner {
             if current.preprocessor && frames.isEmpty && Self.atLineStart(s, i) {
                 return preprocessorStart(s, r, i, end)
             }
+            if current.cocoa && frames.isEmpty && Self.atLineStart(s, i), let j = swiftDirective(s, r, i, end) { return j }
+            if current.hashbang && onFirstLine && i == 0 && i + 1 < end && s[i + 1] == UInt8(ascii: "!") {
+                Self.fill(r, i..<end, .comment)
+                return end
+            }
             if current.hashAttributes, i + 1 < end, s[i + 1] == UInt8(ascii: "[") || (s[i + 1] == UInt8(ascii: "!") && i + 2 < end && s[i + 2] == UInt8(ascii: "[")) {
                 let open = s[i + 1] == UInt8(ascii: "[") ? i + 2 : i + 3
                 Self.fill(r, i..<open, .keyword)
@@ -214,7 +219,7 @@ extension CodeScanner {
         case UInt8(ascii: "-"):
             if i + 1 < end && s[i + 1] == UInt8(ascii: ">") {
                 r[i + 1] = .plain
-                previous = .dot
+                previous = current.arrowMembers ? .dot : .op
                 declarationWords = 0
                 if current.typeAfterColon { expectsType = true }
                 return i + 2

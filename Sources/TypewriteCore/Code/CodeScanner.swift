@@ -136,14 +136,20 @@ public struct CodeScanner: Sendable {
     var bodyMayFollow = false
     /// C and C++: between `case` and its `:`.
     var inCaseLabel = false
-    /// Swift: the rest of an `import` line.
+    /// Swift: the rest of an `import` line; the rest of a compiler-control line (`#if os(Linux)`).
     var inImport = false
+    var inDirective = false
+    /// PHP: no byte but blanks has been read yet; the first one decides between a template and
+    /// code (`CodeLanguage.phpTags`).
+    var awaitsFirstByte = false
+    /// No line of the block has ended yet (a hashbang is only on the first).
+    var onFirstLine = true
 
     /// A scanner at the start of a block in `language`.
     public init(language: CodeLanguage) {
         self.language = language
         self.current = language
-        if language.phpTags { mode = .template }
+        awaitsFirstByte = language.phpTags
     }
 
     /// The roles of one line's bytes (without its line ending).
@@ -222,6 +228,10 @@ public struct CodeScanner: Sendable {
         default:
             break
         }
+        if awaitsFirstByte, let first = Self.nextNonBlank(s, 0, n) {
+            awaitsFirstByte = false
+            if s[first] == UInt8(ascii: "<") { mode = .template }
+        }
         scan(s, r, from: 0, to: n, complete: complete)
         if complete { endLine(s) }
     }
@@ -267,6 +277,8 @@ public struct CodeScanner: Sendable {
         continued = false
         stringOpened = 0
         inImport = false
+        inDirective = false
+        onFirstLine = false
         if let heredoc = pendingHeredoc, mode == .code {
             terminator = heredoc.terminator
             mode = .heredoc(indented: heredoc.indented, interpolation: heredoc.interpolation)
