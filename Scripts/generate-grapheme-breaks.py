@@ -33,9 +33,20 @@ as UAX #44 (Unicode 16.0) defines it:
   Consonant  Indic_Syllabic_Category = Consonant, in the same scripts
   Extend     Grapheme_Cluster_Break = Extend or ZWJ, and not Linker
 
-Swift's `Character` (Swift 6.3) follows Unicode 16.0. Scalars first assigned after the data's
-version get the default properties here (Other, not pictographic, not assigned); the tests
-compare with Swift only on text whose scalars are all assigned in this version (bit 7).
+Swift's `Character` (Swift 6.3, Unicode 16.0) is the oracle, so where it parts from the 15.0 data
+on scalars assigned in 15.0 the table follows Swift (both measured with Swift 6.3.1, every scalar):
+
+  - U+11A3A ZANABAZAR SQUARE CLUSTER-INITIAL LETTER RA is no longer Prepend (Unicode 16.0).
+  - 26 spacing marks that are Grapheme_Extend in 16.0 (Kannada U+0CC0, U+0CC7..., Balinese,
+    Javanese and other spacing viramas) are Extend, not SpacingMark (and so InCB=Extend), and
+    U+1171E AHOM CONSONANT SIGN MEDIAL RA is SpacingMark, not Extend.
+  - Extended_Pictographic holds, among assigned scalars, only those that are also Emoji (emoji
+    pictographs; not U+2654 WHITE CHESS KING or the mahjong tiles U+1F000...): Swift's GB11 joins
+    nothing else with ZWJ. Unassigned scalars keep the file's Extended_Pictographic.
+
+Scalars first assigned after the data's version get the default properties here (Other, not
+pictographic, not assigned); the tests compare with Swift only on text whose scalars are all
+assigned in this version (bit 7).
 
 The Swift table is a two-level lookup: STAGE1[cp >> 8] selects a deduplicated 256-byte block
 of STAGE2.
@@ -55,6 +66,12 @@ GCB = {"Other": 0, "CR": 1, "LF": 2, "Control": 3, "Extend": 4, "ZWJ": 5, "Regio
 INCB_LINKER, INCB_CONSONANT, INCB_EXTEND = 1, 2, 3
 EXT_PICT = 0x40
 ASSIGNED = 0x80
+# Unicode 16.0 (Swift 6.3) changes to scalars assigned in 15.0: see the module docstring.
+NOT_PREPEND_IN_16 = {0x11A3A}
+EXTEND_IN_16 = {0x0CC0, 0x0CC7, 0x0CC8, 0x0CCA, 0x0CCB, 0x1715, 0x1734, 0x1B3B, 0x1B3D, 0x1B43, 0x1B44, 0x1BAA,
+                0x1BF2, 0x1BF3, 0xA953, 0xA9C0, 0x111C0, 0x11235, 0x1134D, 0x116B6, 0x1193D, 0x11F41, 0x16FF0,
+                0x16FF1, 0x1D166, 0x1D16D}
+SPACING_MARK_IN_16 = {0x1171E}
 CONJUNCT_SCRIPTS = {"Bengali", "Devanagari", "Gujarati", "Malayalam", "Oriya", "Telugu"}
 
 
@@ -85,15 +102,33 @@ def property_map(path, wanted=None):
     return out
 
 
+def property_map_multi(path):
+    """Every property a scalar has in a file of binary properties (emoji-data.txt): cp -> set."""
+    out = {}
+    for a, b, v in entries(path):
+        for cp in range(a, b + 1):
+            out.setdefault(cp, set()).add(v)
+    return out
+
+
 def classify(ucd):
     gcb = property_map(os.path.join(ucd, "auxiliary", "GraphemeBreakProperty.txt"))
-    pict = property_map(os.path.join(ucd, "emoji", "emoji-data.txt"), {"Extended_Pictographic"})
+    emoji_data = property_map_multi(os.path.join(ucd, "emoji", "emoji-data.txt"))
     isc = property_map(os.path.join(ucd, "IndicSyllabicCategory.txt"), {"Virama", "Consonant"})
     script = property_map(os.path.join(ucd, "Scripts.txt"), CONJUNCT_SCRIPTS)
     unassigned = property_map(os.path.join(ucd, "extracted", "DerivedGeneralCategory.txt"), {"Cn"})
     values = bytearray(MAX_CP)
     for cp in range(MAX_CP):
-        g = GCB[gcb.get(cp, "Other")]
+        kind = gcb.get(cp, "Other")
+        if cp in NOT_PREPEND_IN_16 and kind == "Prepend":
+            kind = "Other"
+        elif cp in EXTEND_IN_16 and kind == "SpacingMark":
+            kind = "Extend"
+        elif cp in SPACING_MARK_IN_16 and kind == "Extend":
+            kind = "SpacingMark"
+        g = GCB[kind]
+        props = emoji_data.get(cp, ())
+        pictographic = "Extended_Pictographic" in props and ("Emoji" in props or cp in unassigned)
         v = g
         if cp in script and isc.get(cp) == "Virama":
             v |= INCB_LINKER << 4
@@ -101,7 +136,7 @@ def classify(ucd):
             v |= INCB_CONSONANT << 4
         elif g in (GCB["Extend"], GCB["ZWJ"]):
             v |= INCB_EXTEND << 4
-        if cp in pict:
+        if pictographic:
             v |= EXT_PICT
         if cp not in unassigned:
             v |= ASSIGNED

@@ -5,9 +5,10 @@
 /// The UAX #29 extended grapheme cluster rules (GB3–GB13, with GB9c, the Indic conjunct rule of
 /// Unicode 15.1 and later) as a state machine fed one scalar at a time.
 ///
-/// Scalar properties come from the Unicode version in ``unicodeVersion`` (15.0); Indic_Conjunct_Break
-/// is derived from it as UAX #44 of Unicode 16.0 defines it (see the generator). Swift's `Character`
-/// (Unicode 16.0) is the oracle the tests compare with, on text whose scalars are assigned in both.
+/// Scalar properties come from the Unicode version in ``unicodeVersion`` (15.0), with the changes
+/// Swift's `Character` (Unicode 16.0) makes to scalars assigned in 15.0; Indic_Conjunct_Break is
+/// derived as UAX #44 of Unicode 16.0 defines it (Scripts/generate-grapheme-breaks.py lists both).
+/// Swift is the oracle the tests compare with, on text whose scalars are assigned in both.
 ///
 /// The state is restartable at a boundary: segmenting from any cluster's first scalar with a fresh
 /// state finds the same boundaries as segmenting from the start of the text.
