@@ -117,6 +117,44 @@ package struct ByteStore: Sendable {
         }
     }
 
+    /// Absolute offset of the first byte in `offset..<end` that does not begin a whole, valid
+    /// UTF-8 scalar of printable text (printable ASCII, or U+00A0 and above: not a C0 or C1
+    /// control, not cut short by `end`), or `end`; the bytes must be held.
+    package func endOfValidText(from offset: Int, to end: Int) -> Int {
+        let shift = head - start
+        return storage.withUnsafeBytes { raw -> Int in
+            let base = raw.baseAddress!
+            var i = offset + shift
+            let last = end + shift
+            func at(_ k: Int) -> UInt32 { UInt32(base.load(fromByteOffset: k, as: UInt8.self)) }
+            while i < last {
+                let b0 = at(i)
+                if b0 < 0x80 {
+                    guard b0 >= 0x20 && b0 < 0x7F else { break }
+                    i += 1
+                    continue
+                }
+                let n: Int, low: UInt32, high: UInt32
+                switch b0 {
+                case 0xC2: (n, low, high) = (2, 0xA0, 0xBF)  // U+0080–U+009F are C1 controls
+                case 0xC3...0xDF: (n, low, high) = (2, 0x80, 0xBF)
+                case 0xE0: (n, low, high) = (3, 0xA0, 0xBF)
+                case 0xED: (n, low, high) = (3, 0x80, 0x9F)
+                case 0xE1...0xEF: (n, low, high) = (3, 0x80, 0xBF)
+                case 0xF0: (n, low, high) = (4, 0x90, 0xBF)
+                case 0xF4: (n, low, high) = (4, 0x80, 0x8F)
+                case 0xF1...0xF3: (n, low, high) = (4, 0x80, 0xBF)
+                default: return i - shift
+                }
+                guard i + n <= last, case let b1 = at(i + 1), b1 >= low && b1 <= high else { break }
+                if n >= 3 { guard at(i + 2) & 0xC0 == 0x80 else { break } }
+                if n == 4 { guard at(i + 3) & 0xC0 == 0x80 else { break } }
+                i += n
+            }
+            return i - shift
+        }
+    }
+
     /// Calls `body` with the held bytes: the byte at absolute offset `o` (held) is at `base + o + shift`.
     @inline(__always)
     package func withUnsafeBytes<R>(_ body: (_ base: UnsafeRawPointer, _ shift: Int) -> R) -> R {

@@ -113,6 +113,13 @@ package struct Tokenizer: Sendable {
                 }
                 if byte >= 0xC2 && byte <= 0xF4 {
                     if runStart == nil { runStart = p }
+                    // Whole valid scalars (and printable ASCII) in a row are validated in place;
+                    // what is cut short, invalid or a C1 control goes through the states below.
+                    let valid = store.endOfValidText(from: p, to: end)
+                    if valid > p {
+                        p = valid
+                        continue
+                    }
                     tokenStart = p
                     switch byte {
                     case 0xC2...0xDF: state = .utf8(remaining: 1, lowerBound: 0x80, upperBound: 0xBF)
@@ -370,6 +377,8 @@ package struct Tokenizer: Sendable {
         /// Width of the token appended last when its bytes end in ZWJ.
         var joinerEndedWidth: Int? = nil
         var state = segmenter
+        /// Where the clusters appended to a run in this call end (-1: none yet).
+        var runEnd = -1
         let wide = ambiguousIsWide, ambiguousUncertain = ambiguousIsUncertain, packs = packsRuns
 
         /// Emits the cluster `clusterStart..<end` (its part from `lower` on).
@@ -390,6 +399,15 @@ package struct Tokenizer: Sendable {
                 return
             }
             if isASCII {
+                if runEnd == clusterStart {
+                    // Printable ASCII between clusters of a run joins the run (a space between words).
+                    tokens.appendToRun(start: clusterStart, length: 1)
+                    runEnd = clusterStart + 1
+                    clusters += 1
+                    joinerEndedWidth = nil
+                    (tokenWidth, clusterWidth, tokenIsCertain) = (1, 1, true)
+                    return
+                }
                 if asciiStart < 0 { asciiStart = clusterStart }
                 joinerEndedWidth = nil
                 (tokenWidth, clusterWidth, tokenIsCertain) = (1, 1, true)
@@ -418,6 +436,7 @@ package struct Tokenizer: Sendable {
             }
             if packs && !endsInJoiner {
                 tokens.appendToRun(start: clusterStart, length: length)
+                runEnd = clusterStart + length
             } else {
                 tokens.append(.cluster(start: clusterStart, length: length, width: width.cells, isCertain: width.isCertain))
             }
