@@ -40,6 +40,10 @@ on scalars assigned in 15.0 the table follows Swift (both measured with Swift 6.
   - 26 spacing marks that are Grapheme_Extend in 16.0 (Kannada U+0CC0, U+0CC7..., Balinese,
     Javanese and other spacing viramas) are Extend, not SpacingMark (and so InCB=Extend), and
     U+1171E AHOM CONSONANT SIGN MEDIAL RA is SpacingMark, not Extend.
+  - Indic_Conjunct_Break=Consonant, for rule GB9c, holds 621 more scalars than the six scripts'
+    consonants: letters of Myanmar, Khmer, Tai Tham, Balinese, Javanese, Meetei Mayek, Kawi and
+    others that Swift joins after one of the six linkers (EXTRA_CONJUNCT_CONSONANTS below, found by
+    probing every scalar with Swift: U+0915 U+094D X is one Character while "A" X is two).
   - Extended_Pictographic holds, among assigned scalars, only those that are also Emoji (emoji
     pictographs; not U+2654 WHITE CHESS KING or the mahjong tiles U+1F000...): Swift's GB11 joins
     nothing else with ZWJ. Unassigned scalars keep the file's Extended_Pictographic.
@@ -72,6 +76,18 @@ EXTEND_IN_16 = {0x0CC0, 0x0CC7, 0x0CC8, 0x0CCA, 0x0CCB, 0x1715, 0x1734, 0x1B3B, 
                 0x1BF2, 0x1BF3, 0xA953, 0xA9C0, 0x111C0, 0x11235, 0x1134D, 0x116B6, 0x1193D, 0x11F41, 0x16FF0,
                 0x16FF1, 0x1D166, 0x1D16D}
 SPACING_MARK_IN_16 = {0x1171E}
+EXTRA_CONJUNCT_CONSONANTS = [
+    (0x1000, 0x102A), (0x103F, 0x103F), (0x1050, 0x1055), (0x105A, 0x105D), (0x1061, 0x1061),
+    (0x1065, 0x1066), (0x106E, 0x1070), (0x1075, 0x1081), (0x108E, 0x108E), (0x1780, 0x17B3),
+    (0x1A20, 0x1A54), (0x1B0B, 0x1B0C), (0x1B13, 0x1B33), (0x1B45, 0x1B4C), (0x1B83, 0x1BA0),
+    (0x1BAE, 0x1BAF), (0x1BBB, 0x1BBD), (0xA989, 0xA98B), (0xA98F, 0xA9B2), (0xA9E0, 0xA9E4),
+    (0xA9E7, 0xA9EF), (0xA9FA, 0xA9FE), (0xAA60, 0xAA6F), (0xAA71, 0xAA73), (0xAA7A, 0xAA7A),
+    (0xAA7E, 0xAA7F), (0xAAE0, 0xAAEA), (0xABC0, 0xABDA), (0x10A00, 0x10A00), (0x10A10, 0x10A13),
+    (0x10A15, 0x10A17), (0x10A19, 0x10A35), (0x11103, 0x11126), (0x11144, 0x11144), (0x11147, 0x11147),
+    (0x11900, 0x11906), (0x11909, 0x11909), (0x1190C, 0x11913), (0x11915, 0x11916), (0x11918, 0x1192F),
+    (0x11A00, 0x11A00), (0x11A0B, 0x11A32), (0x11A50, 0x11A50), (0x11A5C, 0x11A83), (0x11F04, 0x11F10),
+    (0x11F12, 0x11F33),
+]
 CONJUNCT_SCRIPTS = {"Bengali", "Devanagari", "Gujarati", "Malayalam", "Oriya", "Telugu"}
 
 
@@ -111,6 +127,10 @@ def property_map_multi(path):
     return out
 
 
+def extra_consonant(cp):
+    return any(a <= cp <= b for a, b in EXTRA_CONJUNCT_CONSONANTS)
+
+
 def classify(ucd):
     gcb = property_map(os.path.join(ucd, "auxiliary", "GraphemeBreakProperty.txt"))
     emoji_data = property_map_multi(os.path.join(ucd, "emoji", "emoji-data.txt"))
@@ -132,7 +152,7 @@ def classify(ucd):
         v = g
         if cp in script and isc.get(cp) == "Virama":
             v |= INCB_LINKER << 4
-        elif cp in script and isc.get(cp) == "Consonant":
+        elif cp in script and isc.get(cp) == "Consonant" or extra_consonant(cp):
             v |= INCB_CONSONANT << 4
         elif g in (GCB["Extend"], GCB["ZWJ"]):
             v |= INCB_EXTEND << 4

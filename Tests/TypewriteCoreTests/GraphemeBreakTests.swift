@@ -87,6 +87,26 @@ func graphemeBreakClassSamples(perClass: Int = 48) -> [[Unicode.Scalar]] {
         #expect(differing.isEmpty, "\(differing.count) differ, first: \(differing.prefix(8))")
     }
 
+    /// Every assigned scalar X (but the large blocks of one property: Han, Hangul syllables,
+    /// Tangut, private use) in the contexts that tell its properties apart: "A" X, X "A", after a
+    /// Devanagari consonant and virama (GB9c), and around ZWJ with an emoji (GB11).
+    @Test func everyAssignedScalarInTheTellingContexts() {
+        let uniform: [ClosedRange<UInt32>] = [0x3400...0x4DBF, 0x4E00...0x9FFF, 0xAC00...0xD7A3, 0xE000...0xF8FF,
+                                              0x17000...0x18CFF, 0x20000...0x3FFFF, 0xF0000...0x10FFFF]
+        var differing: [String] = []
+        for v in UInt32(0x20)...0x10FFFF {
+            guard let x = Unicode.Scalar(v), GraphemeBreak.isAssigned(v), !uniform.contains(where: { $0.contains(v) }) else { continue }
+            for context: [Unicode.Scalar] in [["A", x], [x, "A"], ["\u{915}", "\u{94D}", x], [x, "\u{200D}", "\u{1F468}"],
+                                              ["\u{1F468}", "\u{200D}", x], ["\u{1F600}", x, "\u{200D}", "\u{1F600}"]] {
+                let bytes = Array(String(String.UnicodeScalarView(context)).utf8)
+                if graphemeClusterLengths(bytes) != swiftClusterLengths(context) {
+                    differing.append(context.map { String($0.value, radix: 16, uppercase: true) }.joined(separator: " "))
+                }
+            }
+        }
+        #expect(differing.isEmpty, "\(differing.count) differ, first: \(differing.prefix(12))")
+    }
+
     static let realText: [String] = [
         "日本語のテキスト、漢字とかな。東京都渋谷区",
         "中文文本：你好，世界！简体与繁體。",
