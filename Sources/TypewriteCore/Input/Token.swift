@@ -225,15 +225,17 @@ package struct TokenQueue: Sendable {
 
     /// Appends one grapheme cluster of `length` bytes at `start` to the run entry it follows, or
     /// starts a run. The cluster must not end in ZWJ.
+    /// `clusters` (at most `runByteLimit`) clusters of `length` bytes in all, none ending in ZWJ.
     @inline(__always)
-    mutating func appendToRun(start: Int, length: Int) {
+    mutating func appendToRun(start: Int, length: Int, clusters: Int = 1) {
+        let added = UInt64(clusters)
         if !isEmpty, let last = entries.last, last.word & 0b111 == Self.runKind, case let n = Int(last.word >> 24),
-           last.start + n == start, n + length <= Self.runByteLimit, (last.word >> 8) & 0xFFFF < 0xFFFF {
-            entries[entries.count - 1].word = Self.runKind | ((last.word >> 8) & 0xFFFF + 1) << 8 | UInt64(n + length) << 24
+           last.start + n == start, n + length <= Self.runByteLimit, (last.word >> 8) & 0xFFFF + added <= 0xFFFF {
+            entries[entries.count - 1].word = Self.runKind | ((last.word >> 8) & 0xFFFF + added) << 8 | UInt64(n + length) << 24
         } else {
-            entries.append(Entry(start: start, word: Self.runKind | 1 << 8 | UInt64(length) << 24))
+            entries.append(Entry(start: start, word: Self.runKind | added << 8 | UInt64(length) << 24))
         }
-        count += 1
+        count += clusters
         endOffset = start + length
     }
 

@@ -448,6 +448,32 @@ package struct Tokenizer: Sendable {
         var i = lower
         while i < upper {
             let byte = base.load(fromByteOffset: i + shift, as: UInt8.self)
+            if byte < 0x80 && packs && state.previous != GraphemeBreak.prepend && (i > lower || continues) {
+                // Printable ASCII after a cluster of a run (UAX #29: a boundary before it): the
+                // bytes up to the last one before a non-ASCII scalar are clusters of one byte
+                // each and join the run at once (the last may still take a combining mark).
+                close(at: i, &tokens)
+                if runEnd == i {
+                    var j = i + 1
+                    while j < upper && j - i <= TokenQueue.runByteLimit
+                            && base.load(fromByteOffset: j + shift, as: UInt8.self) < 0x80 { j += 1 }
+                    let batch = j - i - 1
+                    if batch > 0 {
+                        tokens.appendToRun(start: i, length: batch, clusters: batch)
+                        runEnd = i + batch
+                        clusters += batch
+                        i += batch
+                    }
+                }
+                _ = state.isBoundary(before: GraphemeBreak.printableASCII)
+                clusterStart = i
+                measure = CellWidth.Accumulator()
+                measure.add(UInt32(base.load(fromByteOffset: i + shift, as: UInt8.self)), ambiguousIsWide: wide)
+                isASCII = true
+                endsInJoiner = false
+                i += 1
+                continue
+            }
             let value: UInt32, length: Int, properties: UInt8
             if byte < 0x80 {
                 (value, length, properties) = (UInt32(byte), 1, GraphemeBreak.printableASCII)
