@@ -1,19 +1,20 @@
 #!/usr/bin/env bash
-# typewrite benchmark (case 13: floods; 14: markdown): Scripts/bench/bench.sh [--quick] [--only=1,2,…] [--trace-names=a,b] [path/to/typewrite]
+# typewrite benchmark (case 13: floods; 14: markdown; 15: every script): Scripts/bench/bench.sh [--quick] [--only=1,2,…] [--floods=seq,ab] [--trace-names=a,b] [path/to/typewrite]
 # Without a path it builds `swift build -c release` and measures .build/release/typewrite.
 # Runs from this repository alone: the traces are in Tests/traces, the pty and screen tool is
 # Scripts/check/ptyscreen.py. Installs pv, strace and GNU time (Debian) and pyte + wcwidth (pip) when missing.
 # Prints a markdown table (case | typewrite | cat | pv | ratio | target | result) on stdout, progress
 # on stderr; exits 1 when a target is missed. Work files (1 GiB of text, …) go to /tmp/typewrite-bench.
-# Full run: about 6 minutes on 2 cores (case 14 alone, --only=markdown: about 1 minute); --quick: about 1.5 minutes. Timing cases are noisy on a busy machine.
+# Full run: about 12 minutes on 2 cores (case 14 alone, --only=markdown: about 1 minute; case 15, --only=15: about
+# 6 minutes, and 500 MiB of generated text in the work directory); --quick: about 3 minutes. Timing cases are noisy on a busy machine.
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 args=() binary=
 for a in "$@"; do
     case $a in
         --quick) args+=(--quick) ;;
-        --only=*|--trace-names=*) args+=("$a") ;;
-        -h|--help) sed -n '2,9s/^# \{0,1\}//p' "$0"; exit 0 ;;
+        --only=*|--trace-names=*|--floods=*) args+=("$a") ;;
+        -h|--help) sed -n '2,10s/^# \{0,1\}//p' "$0"; exit 0 ;;
         -*) echo "bench.sh: unknown option $a" >&2; exit 2 ;;
         *) binary=$a ;;
     esac

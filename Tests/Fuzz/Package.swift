@@ -10,7 +10,7 @@ import PackageDescription
 
 /// One executable per parser or stage; `Sources/fuzz-NAME/` holds its entry point. A new stream
 /// decoder is one more name here and a five-line file calling `FuzzSupport.fuzzDecoder`.
-let fuzzTargets = ["tokenizer", "sse", "ndjson", "renderer", "snapshots"]
+let fuzzTargets = ["tokenizer", "sse", "ndjson", "renderer", "snapshots", "graphemes"]
 
 let package = Package(
     name: "TypewriteFuzz",

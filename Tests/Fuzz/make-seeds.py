@@ -65,3 +65,8 @@ write("sse", "bom-done", b"\xef\xbb\xbfdata: [DONE]\n\n")
 write("ndjson", "ollama-ndjson", cut_at(trace_bytes("ollama-ndjson.trace", 8000), b"\n", 3000))
 write("ndjson", "error-body", b'{"error":"model not found"}\n')
 write("ndjson", "multi-line", b'{"message":\n{"content":"hi"},\n"done":false}\n{"done":true}\n')
+# graphemes: an even first byte means UTF-8 text follows; an odd one, pairs of (class, member) bytes.
+write("graphemes", "multilingual", b"\x00" + cut_at(trace_bytes("llm-multilingual.trace", 3000), b"\n", 1500))
+write("graphemes", "scripts", b"\x00" + "日本語 中文 한국어 \u1100\u1161\u11a8 नमस्ते क्षि र्क्ष्म্য বাংলা ক্ষ্ম ภาษาไทย กำลัง العربية السَّلَامُ cafe\u0301 "
+      "👨‍👩‍👧‍👦 👩🏽‍💻 🏳️‍🌈 🇯🇵🇫🇷🇺 👍🏿 #️⃣ 🏴󠁧󠁢󠁳󠁣󠁴󠁿 \u0600123 \u200d\u2764 a\u200db\r\n".encode())
+write("graphemes", "classes", b"\x01" + bytes(range(256)) + bytes(range(0, 256, 3)) + bytes(range(255, 0, -7)))

@@ -117,6 +117,51 @@ package struct ByteStore: Sendable {
         }
     }
 
+    /// Absolute offset of the first byte in `offset..<end` that does not begin a whole, valid
+    /// UTF-8 scalar of printable text (printable ASCII, or U+00A0 and above: not a C0 or C1
+    /// control, not cut short by `end`), or `end`; the bytes must be held.
+    package func endOfValidText(from offset: Int, to end: Int) -> Int {
+        let shift = head - start
+        return storage.withUnsafeBytes { raw -> Int in
+            let base = raw.baseAddress!
+            var i = offset + shift
+            let last = end + shift
+            func at(_ k: Int) -> UInt32 { UInt32(base.load(fromByteOffset: k, as: UInt8.self)) }
+            while i < last {
+                let b0 = at(i)
+                if b0 < 0x80 {
+                    guard b0 >= 0x20 && b0 < 0x7F else { break }
+                    i += 1
+                    continue
+                }
+                let n: Int, low: UInt32, high: UInt32
+                switch b0 {
+                case 0xC2: (n, low, high) = (2, 0xA0, 0xBF)  // U+0080–U+009F are C1 controls
+                case 0xC3...0xDF: (n, low, high) = (2, 0x80, 0xBF)
+                case 0xE0: (n, low, high) = (3, 0xA0, 0xBF)
+                case 0xED: (n, low, high) = (3, 0x80, 0x9F)
+                case 0xE1...0xEF: (n, low, high) = (3, 0x80, 0xBF)
+                case 0xF0: (n, low, high) = (4, 0x90, 0xBF)
+                case 0xF4: (n, low, high) = (4, 0x80, 0x8F)
+                case 0xF1...0xF3: (n, low, high) = (4, 0x80, 0xBF)
+                default: return i - shift
+                }
+                guard i + n <= last, case let b1 = at(i + 1), b1 >= low && b1 <= high else { break }
+                if n >= 3 { guard at(i + 2) & 0xC0 == 0x80 else { break } }
+                if n == 4 { guard at(i + 3) & 0xC0 == 0x80 else { break } }
+                i += n
+            }
+            return i - shift
+        }
+    }
+
+    /// Calls `body` with the held bytes: the byte at absolute offset `o` (held) is at `base + o + shift`.
+    @inline(__always)
+    package func withUnsafeBytes<R>(_ body: (_ base: UnsafeRawPointer, _ shift: Int) -> R) -> R {
+        let shift = head - start
+        return storage.withUnsafeBytes { body($0.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!, shift) }
+    }
+
     /// Forgets bytes before absolute offset `offset`; memory is reclaimed in large steps.
     package mutating func discard(upTo offset: Int) {
         guard offset > start else { return }
@@ -145,7 +190,8 @@ package struct TokenQueue: Sendable {
     /// control: the byte in bits 8–15;
     /// sequence: kind in bits 3–5, intermediates bit 6, controls bit 7, final byte (or the
     /// escape's final) in bits 8–15, private marker (or intermediate) in bits 16–23, length in bits 24–63;
-    /// raw: length in bits 24–63.
+    /// raw: length in bits 24–63;
+    /// run (kind 6): grapheme clusters in bits 8–23, length in bits 24–63 (`appendToRun`).
     struct Entry: Sendable {
         var start: Int
         var word: UInt64
@@ -161,7 +207,51 @@ package struct TokenQueue: Sendable {
     package init() {}
 
     package var isEmpty: Bool { head == entries.count }
+    /// The oldest token; not for a run (`firstRun`), which only a `TokenStream` splits.
     package var first: Token? { isEmpty ? nil : Self.leading(entries[head]) }
+
+    /// Kind of a run entry: whole grapheme clusters, none ending in ZWJ, packed as one entry
+    /// and split again by the `TokenStream` that reads them (by `GraphemeBreak`, which is restartable
+    /// at any cluster boundary).
+    static let runKind: UInt64 = 6
+    /// Most bytes one run entry covers (bounds the work of splitting a run from its end).
+    static let runByteLimit = 4096
+
+    /// The oldest entry when it is a run: its bytes' absolute offsets and its clusters.
+    var firstRun: (start: Int, length: Int, clusters: Int)? {
+        guard !isEmpty, case let entry = entries[head], entry.word & 0b111 == Self.runKind else { return nil }
+        return (entry.start, Int(entry.word >> 24), Int((entry.word >> 8) & 0xFFFF))
+    }
+
+    /// Appends one grapheme cluster of `length` bytes at `start` to the run entry it follows, or
+    /// starts a run. The cluster must not end in ZWJ.
+    /// `clusters` (at most `runByteLimit`) clusters of `length` bytes in all, none ending in ZWJ.
+    @inline(__always)
+    mutating func appendToRun(start: Int, length: Int, clusters: Int = 1) {
+        let added = UInt64(clusters)
+        if !isEmpty, let last = entries.last, last.word & 0b111 == Self.runKind, case let n = Int(last.word >> 24),
+           last.start + n == start, n + length <= Self.runByteLimit, (last.word >> 8) & 0xFFFF + added <= 0xFFFF {
+            entries[entries.count - 1].word = Self.runKind | ((last.word >> 8) & 0xFFFF + added) << 8 | UInt64(n + length) << 24
+        } else {
+            entries.append(Entry(start: start, word: Self.runKind | added << 8 | UInt64(length) << 24))
+        }
+        count += clusters
+        endOffset = start + length
+    }
+
+    /// Removes the first cluster, `length` bytes, of the oldest entry, a run.
+    mutating func removeFromRun(length: Int) {
+        let entry = entries[head]
+        let clusters = (entry.word >> 8) & 0xFFFF, n = Int(entry.word >> 24)
+        count -= 1
+        if clusters <= 1 || n <= length {
+            head += 1
+            reclaimFront()
+        } else {
+            entries[head] = Entry(start: entry.start + length,
+                                  word: Self.runKind | (clusters - 1) << 8 | UInt64(n - length) << 24)
+        }
+    }
 
     /// Memory the held tokens take, in bytes (16 per entry, not counting the array's slack).
     package var storedBytes: Int { (entries.count - head) * MemoryLayout<Entry>.stride }
@@ -191,6 +281,13 @@ package struct TokenQueue: Sendable {
         // Scalars joining a cluster that has not been shown yet simply become part of it, unless the
         // cluster's width is uncertain: then it is written settled anyway, and the read boundary is
         // kept as a write boundary (see `Tokenizer.segment`).
+        if case .extend(let start, let length, _, true) = token, !isEmpty, let last = entries.last, last.word & 0b111 == Self.runKind,
+           last.start + Int(last.word >> 24) == start {
+            // Joins the run's last cluster: the run is split by segmenting its bytes again.
+            entries[entries.count - 1].word = last.word & 0xFF_FFFF | UInt64(Int(last.word >> 24) + length) << 24
+            endOffset = start + length
+            return
+        }
         if case .extend(let start, let length, let width, let certain) = token, certain, !isEmpty, let last = lastToken {
             switch last {
             case .cluster(let s, let n, _, _) where s + n == start:
@@ -306,13 +403,19 @@ package struct TokenQueue: Sendable {
                 case 3 where entry.word & 0xFF00 == 0x0A00:
                     n = 0; bytes = 1; ends = true
                     tokens += 1
-                case 1 where entry.word & 0b1000 != 0:
-                    // A cluster of certain width; not one that joined scalars from a later read
-                    // (`extend`, uncertain), which keeps its own write.
+                case 1:
+                    // A cluster, of certain width or not (the line feed makes the column certain
+                    // again); not one that joined scalars from a later read (`extend`), which keeps
+                    // its own write.
                     bytes = Int(entry.word >> 24)
                     guard let accepts = acceptsCluster, accepts(entry.start, bytes) else { return line }
                     n = 1; ends = false
                     tokens += 1
+                case Self.runKind:
+                    // Clusters none of which ends in ZWJ.
+                    guard allowClusters else { return line }
+                    bytes = Int(entry.word >> 24); n = Int((entry.word >> 8) & 0xFFFF); ends = false
+                    tokens += n
                 default:
                     return line
                 }
@@ -349,11 +452,18 @@ package struct TokenQueue: Sendable {
         if case .text = token { entries[head].word |= kept }
     }
 
-    /// Calls `body` with the held tokens from the newest to the oldest until it returns false.
-    package func forEachFromNewest(_ body: (Token) -> Bool) {
+    /// Calls `body` with the held tokens from the newest to the oldest until it returns false; a run
+    /// entry goes to `run` (its start, length and clusters) instead.
+    package func forEachFromNewest(run: (Int, Int, Int) -> Bool = { _, _, _ in preconditionFailure("a run outside a TokenStream") },
+                                   _ body: (Token) -> Bool) {
         var i = entries.count - 1
         while i >= head {
             let entry = entries[i]
+            if entry.word & 0b111 == Self.runKind {
+                guard run(entry.start, Int(entry.word >> 24), Int((entry.word >> 8) & 0xFFFF)) else { return }
+                i -= 1
+                continue
+            }
             let token = Self.leading(entry)
             if entry.word & 0b1111 == 0b1000, case .text(let s, let n) = token {
                 guard body(.control(start: s + n, byte: UInt8(truncatingIfNeeded: entry.word >> 8))) else { return }
@@ -363,10 +473,16 @@ package struct TokenQueue: Sendable {
         }
     }
 
-    /// Calls `body` with the held tokens from the oldest to the newest until it returns false.
-    package func forEachFromOldest(_ body: (Token) -> Bool) {
+    /// Calls `body` with the held tokens from the oldest to the newest until it returns false; a run
+    /// entry goes to `run` (its start, length and clusters) instead.
+    package func forEachFromOldest(run: (Int, Int, Int) -> Bool = { _, _, _ in preconditionFailure("a run outside a TokenStream") },
+                                   _ body: (Token) -> Bool) {
         for i in head..<entries.count {
             let entry = entries[i]
+            if entry.word & 0b111 == Self.runKind {
+                guard run(entry.start, Int(entry.word >> 24), Int((entry.word >> 8) & 0xFFFF)) else { return }
+                continue
+            }
             let token = Self.leading(entry)
             guard body(token) else { return }
             if entry.word & 0b1111 == 0b1000, case .text(let s, let n) = token {
@@ -375,9 +491,9 @@ package struct TokenQueue: Sendable {
         }
     }
 
-    /// The newest token held.
+    /// The newest token held (nil for a run).
     private var lastToken: Token? {
-        guard let entry = entries.last, !isEmpty else { return nil }
+        guard let entry = entries.last, !isEmpty, entry.word & 0b111 != Self.runKind else { return nil }
         let token = Self.leading(entry)
         if entry.word & 0b1111 == 0b1000, case .text(let s, let n) = token {
             return .control(start: s + n, byte: UInt8(truncatingIfNeeded: entry.word >> 8))

@@ -32,6 +32,7 @@ struct TokenStream: Sendable {
 
     init(rules: CellRules) {
         tokenizer = rules.makeTokenizer()
+        tokenizer.packsRuns = true
     }
 
     /// Appends one read's bytes and tokenizes them.
@@ -57,13 +58,34 @@ struct TokenStream: Sendable {
 
     // MARK: Taking tokens
 
-    var first: Token? { queue.first }
+    /// The oldest token; the first cluster of a run of clusters is split off as a `.cluster`.
+    var first: Token? {
+        guard let run = queue.firstRun else { return queue.first }
+        return firstCluster(of: run)
+    }
     var isEmpty: Bool { queue.isEmpty }
-    /// Tokens held (a text run and the control packed with it count as two).
+    /// Tokens held (a text run and the control packed with it count as two, a run of clusters one
+    /// per cluster).
     var count: Int { queue.count }
 
     @discardableResult
-    mutating func removeFirst() -> Token { queue.removeFirst() }
+    mutating func removeFirst() -> Token {
+        guard let run = queue.firstRun else { return queue.removeFirst() }
+        let token = firstCluster(of: run)
+        if case .cluster(_, let n, _, _) = token { queue.removeFromRun(length: n) }
+        return token
+    }
+
+    /// The first grapheme cluster of a run entry, measured (UAX #29 on the bytes, `GraphemeBreak`).
+    private func firstCluster(of run: (start: Int, length: Int, clusters: Int)) -> Token {
+        let wide = tokenizer.ambiguousIsWide, uncertain = tokenizer.ambiguousIsUncertain
+        let (length, width) = store.withUnsafeBytes { base, shift in
+            let (end, width) = GraphemeBreak.cluster(in: base, from: run.start + shift, to: run.start + run.length + shift,
+                                                     ambiguousIsWide: wide, ambiguousIsUncertain: uncertain)
+            return (end - run.start - shift, width)
+        }
+        return .cluster(start: run.start, length: length, width: width.cells, isCertain: width.isCertain)
+    }
 
     mutating func replaceFirst(with token: Token) { queue.replaceFirst(with: token) }
 
@@ -119,9 +141,34 @@ struct TokenStream: Sendable {
         length >= 3 && store[start + length - 1] == 0x8D && store[start + length - 2] == 0x80 && store[start + length - 3] == 0xE2
     }
 
-    /// Visits the waiting tokens from the newest until `body` returns false.
-    func forEachFromNewest(_ body: (Token) -> Bool) { queue.forEachFromNewest(body) }
+    /// Visits the waiting tokens from the newest until `body` returns false (a run of clusters
+    /// cluster by cluster).
+    func forEachFromNewest(_ body: (Token) -> Bool) {
+        var clusters: [Token] = []
+        queue.forEachFromNewest(run: { start, length, _ in
+            clusters.removeAll(keepingCapacity: true)
+            forEachCluster(start, length) { clusters.append($0); return true }
+            for token in clusters.reversed() { guard body(token) else { return false } }
+            return true
+        }, body)
+    }
 
-    /// Visits the waiting tokens from the oldest until `body` returns false.
-    func forEachFromOldest(_ body: (Token) -> Bool) { queue.forEachFromOldest(body) }
+    /// Visits the waiting tokens from the oldest until `body` returns false (a run of clusters
+    /// cluster by cluster).
+    func forEachFromOldest(_ body: (Token) -> Bool) {
+        queue.forEachFromOldest(run: { start, length, _ in forEachCluster(start, length, body) }, body)
+    }
+
+    /// Visits the clusters of the run at `start..<start + length` in order until `body` returns false;
+    /// returns false when it did.
+    @discardableResult
+    private func forEachCluster(_ start: Int, _ length: Int, _ body: (Token) -> Bool) -> Bool {
+        var s = start
+        while s < start + length {
+            let token = firstCluster(of: (s, start + length - s, 1))
+            guard body(token), case .cluster(_, let n, _, _) = token else { return false }
+            s += n
+        }
+        return true
+    }
 }

@@ -1,6 +1,7 @@
 /// Splits terminal input into tokens at byte level: the DEC VT500 parser states (vt100.net
 /// "dec_ansi_parser", ECMA-48) for controls and escape sequences, UTF-8 validation, and grapheme
-/// clusters (UAX #29, by Swift's `Character`) for text. Escape bytes never enter a `String`.
+/// clusters (UAX #29, by the table-driven `GraphemeBreak` on the bytes) for text. No byte enters a
+/// `String` or a `Character`.
 ///
 /// Input may be split anywhere: an incomplete UTF-8 scalar or sequence is held until the rest
 /// arrives (never flushed on a timeout), and a cluster continued by a later read is reported with
@@ -34,11 +35,19 @@ package struct Tokenizer: Sendable {
     private var position = 0
     /// Start of the pending run of text bytes, if any.
     private var runStart: Int?
-    /// The cluster that ended the last text run and may still be extended, as bytes.
-    private var lastCluster: [UInt8] = []
-    /// Cells of the whole token `lastCluster` ends (more than `lastCluster`'s own when a ZWJ joined
-    /// it to the cluster before), of `lastCluster` alone, and whether the token's width is certain:
-    /// a continuation replaces `lastCluster`'s part of the token, not the whole token.
+    /// The segmenter's state after the last text scanned (a fresh state when there is no cluster a
+    /// later read may extend: after a control, a sequence, raw bytes).
+    private var segmenter = GraphemeBreak()
+    /// The width so far of the cluster that ended the last text run, and whether its last scalar is
+    /// ZWJ: a later read may extend it.
+    private var lastMeasure = CellWidth.Accumulator()
+    private var lastEndsInJoiner = false
+    /// Whether the tokenizer packs clusters into runs (`TokenQueue.appendToRun`), which only a
+    /// `TokenStream` reads back.
+    package var packsRuns = false
+    /// Cells of the whole token the last cluster ends (more than the cluster's own when a ZWJ joined
+    /// it to the cluster before), of that cluster alone, and whether the token's width is certain:
+    /// a continuation replaces the cluster's part of the token, not the whole token.
     private var lastTokenWidth = 0
     private var lastClusterWidth = 0
     private var lastTokenIsCertain = true
@@ -58,14 +67,6 @@ package struct Tokenizer: Sendable {
     package init(ambiguousIsWide: Bool = false, ambiguousIsUncertain: Bool = false) {
         self.ambiguousIsWide = ambiguousIsWide
         self.ambiguousIsUncertain = ambiguousIsUncertain
-    }
-
-    private func measure(_ character: Character) -> ClusterWidth {
-        var width = CellWidth.measure(character.unicodeScalars, ambiguousIsWide: ambiguousIsWide)
-        if ambiguousIsUncertain && character.unicodeScalars.contains(where: { CellWidth.isAmbiguous($0) }) {
-            width.isCertain = false
-        }
-        return width
     }
 
     /// Absolute offset of the first byte not yet part of an emitted token.
@@ -112,6 +113,13 @@ package struct Tokenizer: Sendable {
                 }
                 if byte >= 0xC2 && byte <= 0xF4 {
                     if runStart == nil { runStart = p }
+                    // Whole valid scalars (and printable ASCII) in a row are validated in place;
+                    // what is cut short, invalid or a C1 control goes through the states below.
+                    let valid = store.endOfValidText(from: p, to: end)
+                    if valid > p {
+                        p = valid
+                        continue
+                    }
                     tokenStart = p
                     switch byte {
                     case 0xC2...0xDF: state = .utf8(remaining: 1, lowerBound: 0x80, upperBound: 0xBF)
@@ -126,7 +134,7 @@ package struct Tokenizer: Sendable {
                     continue
                 }
                 clusters += flushRun(upTo: p, store, &tokens)
-                if !lastCluster.isEmpty { lastCluster.removeAll(keepingCapacity: true) }
+                forgetLastCluster()
                 if byte == 0x1B {
                     tokenStart = p
                     state = .escape
@@ -140,7 +148,7 @@ package struct Tokenizer: Sendable {
                 if byte < lower || byte > upper {
                     // Invalid: the bytes so far pass through raw; this byte is scanned again.
                     clusters += flushRun(upTo: tokenStart, store, &tokens)
-                    lastCluster.removeAll(keepingCapacity: true)
+                    forgetLastCluster()
                     tokens.appendRaw(start: tokenStart, length: p - tokenStart)
                     state = .ground
                     continue
@@ -153,7 +161,7 @@ package struct Tokenizer: Sendable {
                     // U+0080–U+009F written in UTF-8 are C1 controls to a terminal, not text.
                     if store[tokenStart] == 0xC2 && byte <= 0x9F {
                         clusters += flushRun(upTo: tokenStart, store, &tokens)
-                        lastCluster.removeAll(keepingCapacity: true)
+                        forgetLastCluster()
                         tokens.appendRaw(start: tokenStart, length: 2)
                     }
                 }
@@ -300,7 +308,7 @@ package struct Tokenizer: Sendable {
         }
         state = .ground
         tokenStart = position
-        lastCluster.removeAll()
+        forgetLastCluster()
         escapeHasControls = false
         sequenceHasHighBytes = false
         passedThroughInPart = false
@@ -322,7 +330,7 @@ package struct Tokenizer: Sendable {
         sequenceHasHighBytes = false
         state = .ground
         tokenStart = end
-        lastCluster.removeAll(keepingCapacity: true)
+        forgetLastCluster()
     }
 
     /// Emits the pending text run `runStart..<end` as tokens.
@@ -330,161 +338,186 @@ package struct Tokenizer: Sendable {
         guard let start = runStart else { return 0 }
         runStart = nil
         guard end > start else { return 0 }
-        let continuesCluster = !lastCluster.isEmpty
-        let asciiOnly = store[start..<end].allSatisfy { $0 < 0x80 }
-        if asciiOnly && (!continuesCluster || lastCluster.allSatisfy { $0 < 0x80 }) {
+        if lastClusterIsASCII && store.endOfPrintableASCII(from: start, to: end) == end {
+            // Printable ASCII only: a cluster per byte (UAX #29: ASCII is never Extend, ZWJ or SpacingMark).
             tokens.append(.text(start: start, count: end - start))
-            setLastCluster(asciiByte: store[end - 1])
+            segmenter = GraphemeBreak()
+            _ = segmenter.isBoundary(before: GraphemeBreak.printableASCII)
+            lastMeasure = CellWidth.Accumulator()
+            lastMeasure.add(UInt32(store[end - 1]), ambiguousIsWide: false)
+            lastEndsInJoiner = false
+            (lastTokenWidth, lastClusterWidth, lastTokenIsCertain) = (1, 1, true)
             return end - start
         }
-        // Mixed text: two printable ASCII bytes in a row always have a grapheme boundary between
-        // them (UAX #29: ASCII is never Extend, ZWJ, SpacingMark or Prepend), so only the stretches
-        // around non-ASCII bytes, with one ASCII byte of context before, go through `String`.
-        var clusters = 0
-        var asciiStart = start
-        var i = start
-        var previous = continuesCluster ? lastCluster : []
-        if continuesCluster && (store[start] >= 0x80 || lastCluster.contains { $0 >= 0x80 }) {
-            i = start
-            asciiStart = start
-            clusters += segmentComplex(from: start, &i, end: end, previous: &previous, store, &tokens)
-            asciiStart = i
-        }
-        while i < end {
-            if store[i] < 0x80 { i += 1; continue }
-            let complexStart = i > asciiStart ? i - 1 : i
-            if complexStart > asciiStart {
-                tokens.append(.text(start: asciiStart, count: complexStart - asciiStart))
-                clusters += complexStart - asciiStart
-                previous = []
-            }
-            clusters += segmentComplex(from: complexStart, &i, end: end, previous: &previous, store, &tokens)
-            asciiStart = i
-        }
-        if asciiStart < end {
-            tokens.append(.text(start: asciiStart, count: end - asciiStart))
-            clusters += end - asciiStart
-            setLastCluster(asciiByte: store[end - 1])
-        }
-        return clusters
+        return store.withUnsafeBytes { base, shift in segment(base, shift, start..<end, &tokens) }
     }
 
-    /// Segments the stretch that starts at `start` and runs until two ASCII bytes in a row (or
-    /// `end`), leaving `i` at its end.
-    private mutating func segmentComplex(from start: Int, _ i: inout Int, end: Int, previous: inout [UInt8],
-                                         _ store: ByteStore, _ tokens: inout TokenQueue) -> Int {
-        var k = max(i, start) + 1
-        while k < end && !(store[k - 1] < 0x80 && store[k] < 0x80) { k += 1 }
-        i = min(k, end)
-        let clusters = segment(start..<i, continuing: previous, store, &tokens)
-        previous = []
-        return clusters
-    }
-
-    /// Splits valid UTF-8 text into grapheme clusters; the first may continue `previous`.
+    /// Splits valid UTF-8 text (no C0 or C1 controls) into grapheme clusters (UAX #29, `GraphemeBreak`);
+    /// the first may continue the cluster that ended the last run. The byte at absolute offset `o`
+    /// is at `base + o + shift`.
     ///
     /// Where a cluster ends in ZWJ (U+200D), the read boundaries around the next non-ASCII cluster
     /// are kept, because tmux joins a ZWJ with the next non-ASCII scalar only when both arrive in
     /// one read (measured in tmux 3.3a; see the `.tmux` convention of the tests' VirtualTerminal):
     /// in the same read it becomes part of the ZWJ's cluster token, so it is written in the same
     /// `write()`; in a later read it becomes an `.extend`, which the writer starts a new write with.
-    private mutating func segment(_ range: Range<Int>, continuing previous: [UInt8], _ store: ByteStore,
-                                  _ tokens: inout TokenQueue) -> Int {
-        let text = String(decoding: previous + store[range], as: UTF8.self)
-        var offset = range.lowerBound - previous.count
+    private mutating func segment(_ base: UnsafeRawPointer, _ shift: Int, _ range: Range<Int>, _ tokens: inout TokenQueue) -> Int {
+        let lower = range.lowerBound, upper = range.upperBound
         var clusters = 0
-        var asciiStart: Int?
-        var last = text.startIndex
+        var asciiStart = -1
+        // The token the newest cluster ends: its width, the cluster's own, and certainty.
+        var tokenWidth = lastTokenWidth, clusterWidth = lastClusterWidth, tokenIsCertain = lastTokenIsCertain
+        // The cluster being read: where it starts (before `lower` when it continues the last run's),
+        // its width so far, whether its last scalar is ZWJ, and whether it is one printable ASCII byte.
+        let continues = segmenter.previous != GraphemeBreak.start
+        var clusterStart = continues ? lower - 1 : lower
+        var measure = lastMeasure
+        var endsInJoiner = lastEndsInJoiner
+        var isASCII = false
         /// Width of the token appended last when its bytes end in ZWJ.
         var joinerEndedWidth: Int? = nil
-        // The token the newest character ends: its width, the character's own, and certainty.
-        var tokenWidth = lastTokenWidth, clusterWidth = lastClusterWidth, tokenIsCertain = lastTokenIsCertain
-        func closeASCII(_ upTo: Int, _ tokens: inout TokenQueue) {
-            if let s = asciiStart { tokens.append(.text(start: s, count: upTo - s)); clusters += upTo - s; asciiStart = nil }
-        }
-        for index in text.indices {
-            last = index
-            let character = text[index]
-            let length = character.utf8.count
-            defer { offset += length }
-            if offset < range.lowerBound {
+        var state = segmenter
+        /// Where the clusters appended to a run in this call end (-1: none yet).
+        var runEnd = -1
+        let wide = ambiguousIsWide, ambiguousUncertain = ambiguousIsUncertain, packs = packsRuns
+
+        /// Emits the cluster `clusterStart..<end` (its part from `lower` on).
+        func close(at end: Int, _ tokens: inout TokenQueue) {
+            if clusterStart < lower {
                 // The first cluster began in an earlier read: it replaces its old part of the token
                 // (which a ZWJ may have joined to a cluster before it), so the token's width is the
                 // rest of the token plus the cluster's new width.
-                let added = offset + length - range.lowerBound
-                let width = measure(character)
+                let width = measure.width
                 let whole = max(0, tokenWidth - clusterWidth) + width.cells
                 tokenIsCertain = tokenIsCertain && width.isCertain
                 tokenWidth = whole
                 clusterWidth = width.cells
-                if added > 0 {
-                    tokens.append(.extend(start: range.lowerBound, length: added, width: whole, isCertain: tokenIsCertain))
+                if end > lower {
+                    tokens.append(.extend(start: lower, length: end - lower, width: whole, isCertain: tokenIsCertain))
                 }
-                joinerEndedWidth = character.unicodeScalars.last == Self.zeroWidthJoiner ? whole : nil
-                continue
+                joinerEndedWidth = endsInJoiner ? whole : nil
+                return
             }
-            if length == 1, let byte = character.utf8.first, byte >= 0x20 && byte < 0x7F {
-                if asciiStart == nil { asciiStart = offset }
+            if isASCII {
+                if runEnd == clusterStart {
+                    // Printable ASCII between clusters of a run joins the run (a space between words).
+                    tokens.appendToRun(start: clusterStart, length: 1)
+                    runEnd = clusterStart + 1
+                    clusters += 1
+                    joinerEndedWidth = nil
+                    (tokenWidth, clusterWidth, tokenIsCertain) = (1, 1, true)
+                    return
+                }
+                if asciiStart < 0 { asciiStart = clusterStart }
                 joinerEndedWidth = nil
                 (tokenWidth, clusterWidth, tokenIsCertain) = (1, 1, true)
-                continue
+                return
             }
-            closeASCII(offset, &tokens)
-            let width = measure(character)
-            let endsInJoiner = character.unicodeScalars.last == Self.zeroWidthJoiner
+            if asciiStart >= 0 {
+                tokens.append(.text(start: asciiStart, count: clusterStart - asciiStart))
+                clusters += clusterStart - asciiStart
+                asciiStart = -1
+            }
+            let width = measure.width
+            let length = end - clusterStart
             // tmux joins a ZWJ with the next scalar only when that is not ASCII ("n" + U+0301 after
             // a ZWJ is drawn as usual, the ZWJ dropped).
-            if let before = joinerEndedWidth, let first = character.utf8.first, first >= 0x80 {
+            if let before = joinerEndedWidth, base.load(fromByteOffset: clusterStart + shift, as: UInt8.self) >= 0x80 {
                 let joined = before + width.cells
-                if offset == range.lowerBound {
+                if clusterStart == lower {
                     // After a ZWJ that ended the last read.
-                    tokens.append(.extend(start: offset, length: length, width: joined, isCertain: false))
+                    tokens.append(.extend(start: clusterStart, length: length, width: joined, isCertain: false))
                 } else {
                     tokens.joinLast(length: length, width: joined)
                 }
                 joinerEndedWidth = endsInJoiner ? joined : nil
                 (tokenWidth, clusterWidth, tokenIsCertain) = (joined, width.cells, false)
-                continue
+                return
             }
-            tokens.append(.cluster(start: offset, length: length, width: width.cells, isCertain: width.isCertain))
+            if packs && !endsInJoiner {
+                tokens.appendToRun(start: clusterStart, length: length)
+                runEnd = clusterStart + length
+            } else {
+                tokens.append(.cluster(start: clusterStart, length: length, width: width.cells, isCertain: width.isCertain))
+            }
             clusters += 1
             joinerEndedWidth = endsInJoiner ? width.cells : nil
             (tokenWidth, clusterWidth, tokenIsCertain) = (width.cells, width.cells, width.isCertain)
         }
-        closeASCII(offset, &tokens)
-        setLastCluster(Array(text[last...].utf8), tokenWidth: tokenWidth, clusterWidth: clusterWidth, certain: tokenIsCertain)
-        if lastCluster.count > 256 { lastCluster.removeAll() }
+
+        var i = lower
+        while i < upper {
+            let byte = base.load(fromByteOffset: i + shift, as: UInt8.self)
+            if byte < 0x80 && packs && state.previous != GraphemeBreak.prepend && (i > lower || continues) {
+                // Printable ASCII after a cluster of a run (UAX #29: a boundary before it): the
+                // bytes up to the last one before a non-ASCII scalar are clusters of one byte
+                // each and join the run at once (the last may still take a combining mark).
+                close(at: i, &tokens)
+                if runEnd == i {
+                    var j = i + 1
+                    while j < upper && j - i <= TokenQueue.runByteLimit
+                            && base.load(fromByteOffset: j + shift, as: UInt8.self) < 0x80 { j += 1 }
+                    let batch = j - i - 1
+                    if batch > 0 {
+                        tokens.appendToRun(start: i, length: batch, clusters: batch)
+                        runEnd = i + batch
+                        clusters += batch
+                        i += batch
+                    }
+                }
+                _ = state.isBoundary(before: GraphemeBreak.printableASCII)
+                clusterStart = i
+                measure = CellWidth.Accumulator()
+                measure.add(UInt32(base.load(fromByteOffset: i + shift, as: UInt8.self)), ambiguousIsWide: wide)
+                isASCII = true
+                endsInJoiner = false
+                i += 1
+                continue
+            }
+            let value: UInt32, length: Int, properties: UInt8
+            if byte < 0x80 {
+                (value, length, properties) = (UInt32(byte), 1, GraphemeBreak.printableASCII)
+            } else {
+                (value, length) = GraphemeBreak.decode(base, at: i + shift)
+                properties = GraphemeBreak.properties(value)
+            }
+            if state.isBoundary(before: properties) {
+                if i > lower || continues { close(at: i, &tokens) }
+                clusterStart = i
+                measure = CellWidth.Accumulator()
+                isASCII = byte < 0x80
+            } else {
+                isASCII = false
+            }
+            measure.add(value, ambiguousIsWide: wide, ambiguousIsUncertain: ambiguousUncertain)
+            endsInJoiner = value == 0x200D
+            i += length
+        }
+        close(at: upper, &tokens)
+        if asciiStart >= 0 {
+            tokens.append(.text(start: asciiStart, count: upper - asciiStart))
+            clusters += upper - asciiStart
+        }
+        segmenter = state
+        lastMeasure = measure
+        lastEndsInJoiner = endsInJoiner
+        lastTokenWidth = tokenWidth
+        lastClusterWidth = clusterWidth
+        lastTokenIsCertain = tokenIsCertain
         return clusters
     }
 
-    /// Whether the cluster that may still be extended is printable ASCII (or there is none), so
-    /// printable ASCII after it starts a new cluster.
-    private var lastClusterIsASCII: Bool { lastCluster.allSatisfy { $0 < 0x80 } }
+    /// Whether printable ASCII after the last text starts a new cluster (UAX #29: it does unless a
+    /// Prepend scalar comes before it), so it may go out as a text run without segmenting.
+    private var lastClusterIsASCII: Bool { segmenter.previous != GraphemeBreak.prepend }
 
-    /// The state `setLastCluster(asciiByte:)` and then a control or sequence leave: nothing to extend.
+    /// Nothing to extend: after a control, a sequence or raw bytes.
     private mutating func forgetLastCluster() {
-        if !lastCluster.isEmpty { lastCluster.removeAll(keepingCapacity: true) }
+        segmenter = GraphemeBreak()
+        lastMeasure = CellWidth.Accumulator()
+        lastEndsInJoiner = false
         lastTokenWidth = 1
         lastClusterWidth = 1
         lastTokenIsCertain = true
     }
-
-    /// `setLastCluster` for one printable ASCII byte, in place: a new array for every line of a
-    /// flood was a malloc and a free each.
-    private mutating func setLastCluster(asciiByte byte: UInt8) {
-        if lastCluster.count > 1 { lastCluster.removeAll(keepingCapacity: true) }
-        if lastCluster.isEmpty { lastCluster.append(byte) } else { lastCluster[0] = byte }
-        lastTokenWidth = 1
-        lastClusterWidth = 1
-        lastTokenIsCertain = true
-    }
-
-    private mutating func setLastCluster(_ bytes: [UInt8], tokenWidth: Int, clusterWidth: Int, certain: Bool) {
-        lastCluster = bytes
-        lastTokenWidth = tokenWidth
-        lastClusterWidth = clusterWidth
-        lastTokenIsCertain = certain
-    }
-
-    static let zeroWidthJoiner: Unicode.Scalar = "\u{200D}"
 }

@@ -61,6 +61,12 @@ extension FadeRenderer {
                 // A cluster that begins with ASCII settles the ZWJ (tmux draws it as usual).
                 if joining && stream[s] < 0x80 { joining = false; joinerBoundary = nil }
                 guard joining || revealed < target else { break loop }
+                // Whole settled lines that start with a cluster go out at once too (tried where a
+                // line starts, not at every cluster of a line that is not whole yet).
+                if !joining && revealed < settledEdge && model.column == 0
+                    && writeSettledLines(upTo: settledEdge, byteLimit: framing.byteLimit - (out.count - framing.start), into: &out) {
+                    continue
+                }
                 // Joined to the ZWJ (tmux: no cell of its own) or not (xterm), or right after a
                 // UTF-8 sequence cut short (tmux drops it): its width is uncertain.
                 let dropped = model.utf8Interrupted && stream[s] >= 0x80

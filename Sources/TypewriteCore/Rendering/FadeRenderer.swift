@@ -220,7 +220,8 @@ package struct FadeRenderer: Sendable {
         pacing.receive(clusters, at: time)
         ahead.noteArrival(clusters: pacing.received, added: clusters, at: time)
         if bytes.count >= 4096 {
-            bytesOfMemoryPerInputByte = 1 + Double(2 * max(0, stream.storedTokenBytes - tokensBefore)) / Double(bytes.count)
+            bytesOfMemoryPerInputByte = Double(1 + markdown.bytesPerHeldByte)
+                + Double(2 * max(0, stream.storedTokenBytes - tokensBefore)) / Double(bytes.count)
         }
     }
 
@@ -236,8 +237,11 @@ package struct FadeRenderer: Sendable {
 
     /// Memory held for input not yet written, in bytes: the input bytes and the tokens that
     /// describe them, counted twice for the slack of a growing array (a flood of short lines
-    /// costs more in tokens than in bytes). Reading pauses on it.
-    package var pendingBytes: Int { pendingInputBytes + 2 * stream.storedTokenBytes }
+    /// costs more in tokens than in bytes), and with markdown on the looks and links kept for
+    /// those bytes. Reading pauses on it, and the flood rule writes the oldest at once past it.
+    package var pendingBytes: Int {
+        pendingInputBytes * (1 + markdown.bytesPerHeldByte) + 2 * stream.storedTokenBytes
+    }
 
     /// Input bytes received and not yet written.
     package var pendingInputBytes: Int { stream.pendingBytes }

@@ -27,6 +27,11 @@ struct MarkdownPainter: Sendable {
         model.startCountingRows()
     }
 
+    /// Memory the layer holds per input byte received and not yet written, in bytes: its look
+    /// (and link, with links on) of every such byte, counted twice for the slack of a growing
+    /// array; 0 while highlighting is off.
+    var bytesPerHeldByte: Int { isOn ? 2 * (1 + (layer.linksOn ? MemoryLayout<Int32>.size : 0)) : 0 }
+
     /// Whether some drawn cluster's look changed and must be repainted.
     var hasRestyles: Bool { isOn && layer.hasRestyles }
 

@@ -60,24 +60,45 @@ package enum CellWidth {
     package static func measure<S: Sequence>(
         _ scalars: S, ambiguousIsWide: Bool = false
     ) -> ClusterWidth where S.Element == Unicode.Scalar {
-        var cells = 0
-        var count = 0
-        var union: UInt32 = 0              // OR of the scalars' classes
-        var laterHasWidth = false          // a scalar after the first has width > 0
-        for scalar in scalars {
-            let value = scalar.value
+        var accumulator = Accumulator()
+        for scalar in scalars { accumulator.add(scalar.value, ambiguousIsWide: ambiguousIsWide) }
+        return accumulator.width
+    }
+
+    /// ``measure(_:ambiguousIsWide:)`` one scalar at a time: a cluster's width so far, as its
+    /// scalars arrive (the tokenizer measures clusters on bytes, and continues one a later read
+    /// extends). `ambiguousIsUncertain` also makes a cluster with an East Asian Ambiguous scalar
+    /// (``isAmbiguous(_:)``) uncertain (a CJK locale, where terminals disagree).
+    package struct Accumulator: Sendable, Equatable {
+        @usableFromInline var cells = 0
+        @usableFromInline var count = 0
+        @usableFromInline var union: UInt32 = 0          // OR of the scalars' classes
+        @usableFromInline var laterHasWidth = false      // a scalar after the first has width > 0
+        @usableFromInline var hasAmbiguous = false       // an ambiguous scalar, with ambiguousIsUncertain
+
+        @inlinable
+        package init() {}
+
+        @inlinable @inline(__always)
+        package mutating func add(_ value: UInt32, ambiguousIsWide: Bool, ambiguousIsUncertain: Bool = false) {
             let bits: UInt32 = value < 0x7F ? (value >= 0x20 ? classNarrow : classZero) : classBits(value)
-            let width = Self.cells(ofClass: bits, ambiguousIsWide: ambiguousIsWide)
+            let width = CellWidth.cells(ofClass: bits, ambiguousIsWide: ambiguousIsWide)
             if count > 0 && width != 0 { laterHasWidth = true }
+            if ambiguousIsUncertain && value >= 0x7F && bits & classWidthMask == classAmbiguous { hasAmbiguous = true }
             cells += width
             union |= bits
             count += 1
         }
-        var certain = union & flagUncertain == 0
-        if count > 1 && (union & flagUncertainInSequence != 0 || laterHasWidth) {
-            certain = false
+
+        /// The width of the scalars added so far.
+        @inlinable
+        package var width: ClusterWidth {
+            var certain = union & flagUncertain == 0 && !hasAmbiguous
+            if count > 1 && (union & flagUncertainInSequence != 0 || laterHasWidth) {
+                certain = false
+            }
+            return ClusterWidth(cells: cells, isCertain: certain)
         }
-        return ClusterWidth(cells: cells, isCertain: certain)
     }
 
     /// True when the scalar is East Asian Width Ambiguous (UAX #11) and not zero-width, i.e. exactly
