@@ -28,18 +28,10 @@ as JSON, the oracle the Swift test MarkdownLinkDocumentTests reads without Pytho
 import argparse, collections, glob, html, json, os, re, subprocess, sys, tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "Scripts", "lib"))
+from markdown_spans import build  # noqa: E402
+
 HREF = re.compile(r'<a href="([^"]*)"[^>]*>(.*?)</a>', re.S)
-
-
-def build(tmp):
-    exe = os.path.join(tmp, "markdown-spans")
-    srcs = []
-    for folder in ("Markdown", "Code"):  # the highlighter and the code scanner it runs in fences
-        srcdir = os.path.join(ROOT, "Sources", "TypewriteCore", folder)
-        srcs += sorted(os.path.join(srcdir, f) for f in os.listdir(srcdir) if f.endswith(".swift"))
-    subprocess.run(["swiftc", "-O", *srcs, os.path.join(ROOT, "Scripts", "check", "markdown-spans", "main.swift"),
-                    "-o", exe], check=True)
-    return exe
 
 
 def links(exe, paths, seed=None):

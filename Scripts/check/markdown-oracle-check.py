@@ -24,6 +24,7 @@ import argparse, collections, json, os, subprocess, sys, tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "Scripts", "lib"))
 from markdown_pathological import pathological_markdown  # noqa: E402
+from markdown_spans import build  # noqa: E402
 MARKERS = {"delimiter", "heading-marker", "list-marker", "quote-marker", "code-fence", "table-pipe",
            "thematic-break", "link-dest"}
 # MarkdownMarker case -> mdoracle class
@@ -32,17 +33,6 @@ MARKER_CLASS = {"headingMarker": "heading-marker", "emphasisDelimiter": "delimit
                 "linkDestination": "link-dest", "codeFence": "code-fence", "listMarker": "list-marker",
                 "taskBox": "list-marker", "quoteMarker": "quote-marker", "tablePipe": "table-pipe",
                 "tableDelimiterRow": "table-pipe", "thematicBreak": "thematic-break"}
-
-
-def build(tmp):
-    exe = os.path.join(tmp, "markdown-spans")
-    srcs = []
-    for folder in ("Markdown", "Code"):  # the highlighter and the code scanner it runs in fences
-        srcdir = os.path.join(ROOT, "Sources", "TypewriteCore", folder)
-        srcs += sorted(os.path.join(srcdir, f) for f in os.listdir(srcdir) if f.endswith(".swift"))
-    subprocess.run(["swiftc", "-O", *srcs, os.path.join(ROOT, "Scripts", "check", "markdown-spans", "main.swift"),
-                    "-o", exe], check=True)
-    return exe
 
 
 def oracle_roles(mdoracle, data):

@@ -37,6 +37,9 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from generated import write_output  # noqa: E402
+
 MAX_CP = 0x110000
 BLOCK_SHIFT = 8
 BLOCK_SIZE = 1 << BLOCK_SHIFT          # scalars per stage-2 block
@@ -324,11 +327,7 @@ def main():
     verify(classes, stage1, stage2)
     text = render(stage1, stage2, used, versions, args.ucd)
 
-    if args.output == "-":
-        sys.stdout.write(text)
-    else:
-        with open(args.output, "w", encoding="utf-8") as f:
-            f.write(text)
+    write_output(text, args.output)
     if args.stats:
         print("stage1: %d entries, stage2: %d UInt32 (%d blocks), %d bytes of table data"
               % (len(stage1), len(stage2), len(stage2) // WORDS_PER_BLOCK, len(stage1) + 4 * len(stage2)),

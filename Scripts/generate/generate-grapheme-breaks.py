@@ -61,6 +61,9 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from generated import write_output  # noqa: E402
+
 MAX_CP = 0x110000
 BLOCK_SHIFT = 8
 BLOCK_SIZE = 1 << BLOCK_SHIFT
@@ -224,11 +227,7 @@ def main():
     version = file_version(os.path.join(a.ucd, "auxiliary", "GraphemeBreakProperty.txt"))
     stage1, stage2 = build_tables(classify(a.ucd))
     text = render(stage1, stage2, version)
-    if a.output == "-":
-        sys.stdout.write(text)
-    else:
-        with open(a.output, "w", encoding="utf-8") as f:
-            f.write(text)
+    write_output(text, a.output)
 
 
 if __name__ == "__main__":

@@ -16,6 +16,9 @@ Deterministic: the same table gives the same bytes.
 """
 import argparse, html.entities, json, os, sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from generated import write_output  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DEFAULT_OUT = os.path.join(ROOT, "Sources", "TypewriteCore", "Markdown", "MarkdownEntities.swift")
 
@@ -78,11 +81,7 @@ def main():
     out.append("\"\"\"")
     out.append("}")
     text = "\n".join(out) + "\n"
-    if args.output == "-":
-        sys.stdout.write(text)
-    else:
-        with open(args.output, "w", encoding="utf-8") as f:
-            f.write(text)
+    write_output(text, args.output)
 
 
 if __name__ == "__main__":
