@@ -137,6 +137,7 @@ struct MarkdownBlockTests {
         .init("````\ncode\n```\nmore\n````", "more", "code-block"),
         .init("    indented code", "indented", "code-block"),
         .init("a paragraph\n    not code", "not", "plain"),          // cannot interrupt a paragraph
+        .init("text\n\n</\nafter", "</", "plain"),                 // a bare "</" starts no HTML block
         .init("> a quote\nlazy line", "lazy", "plain"),
         .init("> a quote\nlazy **line**", "line", "strong"),
         .init("> a quote", ">", "marker:quoteMarker"),

@@ -175,7 +175,7 @@ enum MarkdownHTML {
            k == n || line[k] == 0x20 || line[k] == 0x09 || line[k] == gt || (line[k] == slash && k + 1 < n && line[k + 1] == gt) {
             return 6
         }
-        guard mayBeKind7, isLetter(line[nameStart]) else { return nil }
+        guard mayBeKind7, nameStart < n, isLetter(line[nameStart]) else { return nil }
         var memo = Memo()
         let scan = nameStart == 2 ? closingTag(line, 2, n) : openTag(line, 1, n, memo: &memo)
         guard case .html(let end) = scan else { return nil }

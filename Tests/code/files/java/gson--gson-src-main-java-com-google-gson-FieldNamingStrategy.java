@@ -26,7 +26,6 @@ import java.util.List;
  * field names into a particular convention that is not supported as a normal Java field declaration
  * rules. For example, Java does not support "-" characters in a field name.
  *
- * @see GsonBuilder#setFieldNamingStrategy(FieldNamingStrategy)
  * @author Inderjeet Singh
  * @author Joel Leitch
  * @since 1.3
@@ -40,17 +39,16 @@ public interface FieldNamingStrategy {
    * @return the translated field name.
    * @since 1.3
    */
-  String translateName(Field f);
+  public String translateName(Field f);
 
   /**
-   * Returns alternative names for this field when it is being deserialized. This is similar to
-   * {@link SerializedName#alternate()}.
+   * Translates the field name into its JSON field alternative names representation. used for
+   * deserialization only. This is similar to {@link SerializedName#alternate()}.
    *
-   * @param f the field object
-   * @return the list of alternative field names.
-   * @since 2.13.1
+   * @param f the field object that we are translating
+   * @return the list of possible translated field names.
    */
-  default List<String> alternateNames(Field f) {
+  default List<String> translateToAlternateNames(Field f) {
     return Collections.emptyList();
   }
 }

@@ -17,7 +17,7 @@
 package com.google.gson;
 
 /**
- * A class representing a JSON {@code null} value.
+ * A class representing a Json {@code null} value.
  *
  * @author Inderjeet Singh
  * @author Joel Leitch
@@ -25,16 +25,15 @@ package com.google.gson;
  */
 public final class JsonNull extends JsonElement {
   /**
-   * Singleton for {@code JsonNull}.
+   * singleton for JsonNull
    *
    * @since 1.8
    */
   public static final JsonNull INSTANCE = new JsonNull();
 
   /**
-   * Creates a new {@code JsonNull} object.
-   *
-   * @deprecated Deprecated since Gson version 1.8, use {@link #INSTANCE} instead.
+   * Creates a new JsonNull object.
+   * Deprecated since Gson version 1.8. Use {@link #INSTANCE} instead
    */
   @Deprecated
   public JsonNull() {
@@ -42,8 +41,7 @@ public final class JsonNull extends JsonElement {
   }
 
   /**
-   * Returns the same instance since it is an immutable value.
-   *
+   * Returns the same instance since it is an immutable value
    * @since 2.8.2
    */
   @Override
@@ -51,15 +49,23 @@ public final class JsonNull extends JsonElement {
     return INSTANCE;
   }
 
-  /** All instances of {@code JsonNull} have the same hash code since they are indistinguishable. */
+  /**
+   * All instances of JsonNull have the same hash code since they are indistinguishable
+   */
   @Override
   public int hashCode() {
     return JsonNull.class.hashCode();
   }
 
-  /** All instances of {@code JsonNull} are considered equal. */
+  /**
+   * All instances of JsonNull are the same
+   */
   @Override
   public boolean equals(Object other) {
-    return other instanceof JsonNull;
+    return this == other || other instanceof JsonNull;
+  }
+
+  private Object readResolve() {
+    return INSTANCE;
   }
 }

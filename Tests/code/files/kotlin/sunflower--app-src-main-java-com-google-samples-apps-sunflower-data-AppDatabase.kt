@@ -1,11 +1,11 @@
 /*
- * Copyright 2018 Google LLC
+ * Copyright (C) 2018 The Android Open Source Project
  *
  * Licensed under the Apache License, Version 2.0 (the "License");
  * you may not use this file except in compliance with the License.
  * You may obtain a copy of the License at
  *
- *     https://www.apache.org/licenses/LICENSE-2.0
+ *      http://www.apache.org/licenses/LICENSE-2.0
  *
  * Unless required by applicable law or agreed to in writing, software
  * distributed under the License is distributed on an "AS IS" BASIS,
@@ -16,27 +16,19 @@
 
 package com.google.samples.apps.sunflower.data
 
+import android.arch.persistence.db.SupportSQLiteDatabase
+import android.arch.persistence.room.Database
+import android.arch.persistence.room.Room
+import android.arch.persistence.room.RoomDatabase
 import android.content.Context
-import androidx.room.Database
-import androidx.room.Room
-import androidx.room.RoomDatabase
-import androidx.room.TypeConverters
-import androidx.sqlite.db.SupportSQLiteDatabase
-import androidx.work.OneTimeWorkRequestBuilder
-import androidx.work.WorkManager
-import androidx.work.workDataOf
 import com.google.samples.apps.sunflower.utilities.DATABASE_NAME
-import com.google.samples.apps.sunflower.utilities.PLANT_DATA_FILENAME
-import com.google.samples.apps.sunflower.workers.SeedDatabaseWorker
-import com.google.samples.apps.sunflower.workers.SeedDatabaseWorker.Companion.KEY_FILENAME
+import com.google.samples.apps.sunflower.utilities.runOnIoThread
 
 /**
  * The Room database for this app
  */
-@Database(entities = [GardenPlanting::class, Plant::class], version = 1, exportSchema = false)
-@TypeConverters(Converters::class)
+@Database(entities = [Plant::class], version = 1, exportSchema = false)
 abstract class AppDatabase : RoomDatabase() {
-    abstract fun gardenPlantingDao(): GardenPlantingDao
     abstract fun plantDao(): PlantDao
 
     companion object {
@@ -46,26 +38,44 @@ abstract class AppDatabase : RoomDatabase() {
 
         fun getInstance(context: Context): AppDatabase {
             return instance ?: synchronized(this) {
-                instance ?: buildDatabase(context).also { instance = it }
+                instance ?: deleteAndBuildDatabase(context).also { instance = it }
             }
+        }
+
+        // Reset the database to have new data on every app launch
+        // TODO / STOPSHIP: This is only used for development; remove prior to shipping
+        private fun deleteAndBuildDatabase(context: Context): AppDatabase {
+            context.deleteDatabase(DATABASE_NAME)
+            return buildDatabase(context)
         }
 
         // Create and pre-populate the database. See this article for more details:
         // https://medium.com/google-developers/7-pro-tips-for-room-fbadea4bfbd1#4785
         private fun buildDatabase(context: Context): AppDatabase {
             return Room.databaseBuilder(context, AppDatabase::class.java, DATABASE_NAME)
-                .addCallback(
-                    object : RoomDatabase.Callback() {
+                    .addCallback(object : RoomDatabase.Callback() {
                         override fun onCreate(db: SupportSQLiteDatabase) {
                             super.onCreate(db)
-                            val request = OneTimeWorkRequestBuilder<SeedDatabaseWorker>()
-                                    .setInputData(workDataOf(KEY_FILENAME to PLANT_DATA_FILENAME))
-                                    .build()
-                            WorkManager.getInstance(context).enqueue(request)
+                            runOnIoThread { seedDatabase(getInstance(context)) }
                         }
-                    }
-                )
-                .build()
+                    })
+                    .build()
+        }
+
+        private fun seedDatabase(database: AppDatabase) {
+            database.plantDao().insertAll(ArrayList<Plant>(4).apply {
+                add(Plant("1", "Apple", "A red fruit", 1, 30,
+                        "https://upload.wikimedia.org/wikipedia/commons/5/55" +
+                                "/Apple_orchard_in_Tasmania.jpg"))
+                add(Plant("2", "Beet", "A red root vegetable", 2, 7,
+                        "https://static.pexels.com/photos/264101/pexels-photo-264101.jpeg"))
+                add(Plant("3", "Celery", "A green vegetable", 2, 2,
+                        "https://upload.wikimedia.org/wikipedia/commons/5/51" +
+                                "/A_scene_of_Coriander_leaves.JPG"))
+                add(Plant("4", "Tomato", "A red vegetable", 3, 4,
+                        "https://upload.wikimedia.org/wikipedia/commons/1/17" +
+                                "/Cherry_tomatoes_red_and_green_2009_16x9.jpg"))
+            })
         }
     }
 }

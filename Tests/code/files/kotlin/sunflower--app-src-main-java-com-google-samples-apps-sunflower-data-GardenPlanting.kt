@@ -33,9 +33,11 @@ import java.util.Calendar
  */
 @Entity(
     tableName = "garden_plantings",
-    foreignKeys = [
-        ForeignKey(entity = Plant::class, parentColumns = ["id"], childColumns = ["plant_id"])
-    ],
+    foreignKeys = [ForeignKey(
+        entity = Plant::class,
+        parentColumns = ["id"],
+        childColumns = ["plant_id"]
+    )],
     indices = [Index("plant_id")]
 )
 data class GardenPlanting(

@@ -1,5 +1,4 @@
 <?php
-
 /**
  * Slim Framework (https://slimframework.com)
  *
@@ -13,20 +12,19 @@ namespace Slim\Error\Renderers;
 use Slim\Error\AbstractErrorRenderer;
 use Throwable;
 
-use function get_class;
-use function json_encode;
-
-use const JSON_PRETTY_PRINT;
-use const JSON_UNESCAPED_SLASHES;
-
 /**
  * Default Slim application JSON Error Renderer
  */
 class JsonErrorRenderer extends AbstractErrorRenderer
 {
+    /**
+     * @param Throwable $exception
+     * @param bool      $displayErrorDetails
+     * @return string
+     */
     public function __invoke(Throwable $exception, bool $displayErrorDetails): string
     {
-        $error = ['message' => $this->getErrorTitle($exception)];
+        $error = ['message' => $exception->getMessage()];
 
         if ($displayErrorDetails) {
             $error['exception'] = [];
@@ -35,19 +33,18 @@ class JsonErrorRenderer extends AbstractErrorRenderer
             } while ($exception = $exception->getPrevious());
         }
 
-        return (string) json_encode($error, JSON_PRETTY_PRINT | JSON_UNESCAPED_SLASHES);
+        return (string) \json_encode($error, JSON_PRETTY_PRINT | JSON_UNESCAPED_SLASHES);
     }
 
     /**
-     * @return array<string|int>
+     * @param Throwable $exception
+     * @return array
      */
     private function formatExceptionFragment(Throwable $exception): array
     {
-        /** @var int|string $code */
-        $code = $exception->getCode();
         return [
-            'type' => get_class($exception),
-            'code' => $code,
+            'type' => \get_class($exception),
+            'code' => $exception->getCode(),
             'message' => $exception->getMessage(),
             'file' => $exception->getFile(),
             'line' => $exception->getLine(),

@@ -25,6 +25,12 @@ class HttpException extends RuntimeException
 
     protected string $description = '';
 
+    /**
+     * @param ServerRequestInterface $request
+     * @param string                 $message
+     * @param int                    $code
+     * @param Throwable|null         $previous
+     */
     public function __construct(
         ServerRequestInterface $request,
         string $message = '',
@@ -35,27 +41,44 @@ class HttpException extends RuntimeException
         $this->request = $request;
     }
 
+    /**
+     * @return ServerRequestInterface
+     */
     public function getRequest(): ServerRequestInterface
     {
         return $this->request;
     }
 
+    /**
+     * @return string
+     */
     public function getTitle(): string
     {
         return $this->title;
     }
 
+    /**
+     * @param string $title
+     * @return self
+     */
     public function setTitle(string $title): self
     {
         $this->title = $title;
         return $this;
     }
 
+    /**
+     * @return string
+     */
     public function getDescription(): string
     {
         return $this->description;
     }
 
+    /**
+     * @param string $description
+     * @return self
+     */
     public function setDescription(string $description): self
     {
         $this->description = $description;

@@ -1,5 +1,4 @@
 <?php
-
 /**
  * Slim Framework (https://slimframework.com)
  *
@@ -16,32 +15,38 @@ use RuntimeException;
 use Slim\Interfaces\Psr17FactoryInterface;
 use Slim\Interfaces\ServerRequestCreatorInterface;
 
-use function class_exists;
-use function get_called_class;
-
 abstract class Psr17Factory implements Psr17FactoryInterface
 {
-    protected static string $responseFactoryClass;
+    /**
+     * @var string
+     */
+    protected static $responseFactoryClass;
 
-    protected static string $streamFactoryClass;
+    /**
+     * @var string
+     */
+    protected static $streamFactoryClass;
 
-    protected static string $serverRequestCreatorClass;
+    /**
+     * @var string
+     */
+    protected static $serverRequestCreatorClass;
 
-    protected static string $serverRequestCreatorMethod;
+    /**
+     * @var string
+     */
+    protected static $serverRequestCreatorMethod;
 
     /**
      * {@inheritdoc}
      */
     public static function getResponseFactory(): ResponseFactoryInterface
     {
-        if (
-            !static::isResponseFactoryAvailable()
-            || !(($responseFactory = new static::$responseFactoryClass()) instanceof ResponseFactoryInterface)
-        ) {
-            throw new RuntimeException(get_called_class() . ' could not instantiate a response factory.');
+        if (!static::isResponseFactoryAvailable()) {
+            throw new RuntimeException(\get_called_class() . ' could not instantiate a response factory.');
         }
 
-        return $responseFactory;
+        return new static::$responseFactoryClass;
     }
 
     /**
@@ -49,14 +54,11 @@ abstract class Psr17Factory implements Psr17FactoryInterface
      */
     public static function getStreamFactory(): StreamFactoryInterface
     {
-        if (
-            !static::isStreamFactoryAvailable()
-            || !(($streamFactory = new static::$streamFactoryClass()) instanceof StreamFactoryInterface)
-        ) {
-            throw new RuntimeException(get_called_class() . ' could not instantiate a stream factory.');
+        if (!static::isStreamFactoryAvailable()) {
+            throw new RuntimeException(\get_called_class() . ' could not instantiate a stream factory.');
         }
 
-        return $streamFactory;
+        return new static::$streamFactoryClass;
     }
 
     /**
@@ -65,7 +67,7 @@ abstract class Psr17Factory implements Psr17FactoryInterface
     public static function getServerRequestCreator(): ServerRequestCreatorInterface
     {
         if (!static::isServerRequestCreatorAvailable()) {
-            throw new RuntimeException(get_called_class() . ' could not instantiate a server request creator.');
+            throw new RuntimeException(\get_called_class() . ' could not instantiate a server request creator.');
         }
 
         return new ServerRequestCreator(static::$serverRequestCreatorClass, static::$serverRequestCreatorMethod);
@@ -76,7 +78,7 @@ abstract class Psr17Factory implements Psr17FactoryInterface
      */
     public static function isResponseFactoryAvailable(): bool
     {
-        return static::$responseFactoryClass && class_exists(static::$responseFactoryClass);
+        return static::$responseFactoryClass && \class_exists(static::$responseFactoryClass);
     }
 
     /**
@@ -84,7 +86,7 @@ abstract class Psr17Factory implements Psr17FactoryInterface
      */
     public static function isStreamFactoryAvailable(): bool
     {
-        return static::$streamFactoryClass && class_exists(static::$streamFactoryClass);
+        return static::$streamFactoryClass && \class_exists(static::$streamFactoryClass);
     }
 
     /**
@@ -95,7 +97,7 @@ abstract class Psr17Factory implements Psr17FactoryInterface
         return (
             static::$serverRequestCreatorClass
             && static::$serverRequestCreatorMethod
-            && class_exists(static::$serverRequestCreatorClass)
+            && \class_exists(static::$serverRequestCreatorClass)
         );
     }
 }

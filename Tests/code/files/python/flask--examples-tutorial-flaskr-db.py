@@ -1,10 +1,14 @@
+import re
 import sqlite3
-from datetime import datetime
 
 import click
 from flask import current_app
 from flask import g
+from flask.cli import with_appcontext
 
+def regexp(expr, item):
+    reg = re.compile(expr)
+    return reg.search(item) is not None
 
 def get_db():
     """Connect to the application's configured database. The connection
@@ -15,6 +19,7 @@ def get_db():
         g.db = sqlite3.connect(
             current_app.config["DATABASE"], detect_types=sqlite3.PARSE_DECLTYPES
         )
+        g.db.create_function("REGEXP", 2, regexp)
         g.db.row_factory = sqlite3.Row
 
     return g.db
@@ -39,13 +44,11 @@ def init_db():
 
 
 @click.command("init-db")
+@with_appcontext
 def init_db_command():
     """Clear existing data and create new tables."""
     init_db()
     click.echo("Initialized the database.")
-
-
-sqlite3.register_converter("timestamp", lambda v: datetime.fromisoformat(v.decode()))
 
 
 def init_app(app):

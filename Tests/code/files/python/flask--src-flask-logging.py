@@ -1,19 +1,23 @@
-from __future__ import annotations
+# -*- coding: utf-8 -*-
+"""
+flask.logging
+~~~~~~~~~~~~~
+
+:copyright: © 2010 by the Pallets team.
+:license: BSD, see LICENSE for more details.
+"""
+from __future__ import absolute_import
 
 import logging
 import sys
-import typing as t
 
 from werkzeug.local import LocalProxy
 
 from .globals import request
 
-if t.TYPE_CHECKING:  # pragma: no cover
-    from .sansio.app import App
-
 
 @LocalProxy
-def wsgi_errors_stream() -> t.TextIO:
+def wsgi_errors_stream():
     """Find the most appropriate error stream for the application. If a request
     is active, log to ``wsgi.errors``, otherwise use ``sys.stderr``.
 
@@ -22,13 +26,10 @@ def wsgi_errors_stream() -> t.TextIO:
     can't import this directly, you can refer to it as
     ``ext://flask.logging.wsgi_errors_stream``.
     """
-    if request:
-        return request.environ["wsgi.errors"]  # type: ignore[no-any-return]
-
-    return sys.stderr
+    return request.environ["wsgi.errors"] if request else sys.stderr
 
 
-def has_level_handler(logger: logging.Logger) -> bool:
+def has_level_handler(logger):
     """Check if there is a handler in the logging chain that will handle the
     given logger's :meth:`effective level <~logging.Logger.getEffectiveLevel>`.
     """
@@ -42,24 +43,21 @@ def has_level_handler(logger: logging.Logger) -> bool:
         if not current.propagate:
             break
 
-        current = current.parent  # type: ignore
+        current = current.parent
 
     return False
 
 
 #: Log messages to :func:`~flask.logging.wsgi_errors_stream` with the format
 #: ``[%(asctime)s] %(levelname)s in %(module)s: %(message)s``.
-default_handler = logging.StreamHandler(wsgi_errors_stream)  # type: ignore
+default_handler = logging.StreamHandler(wsgi_errors_stream)
 default_handler.setFormatter(
     logging.Formatter("[%(asctime)s] %(levelname)s in %(module)s: %(message)s")
 )
 
 
-def create_logger(app: App) -> logging.Logger:
-    """Get the Flask app's logger and configure it if needed.
-
-    The logger name will be the same as
-    :attr:`app.import_name <flask.Flask.name>`.
+def create_logger(app):
+    """Get the ``'flask.app'`` logger and configure it if needed.
 
     When :attr:`~flask.Flask.debug` is enabled, set the logger level to
     :data:`logging.DEBUG` if it is not set.
@@ -68,9 +66,9 @@ def create_logger(app: App) -> logging.Logger:
     :class:`~logging.StreamHandler` for
     :func:`~flask.logging.wsgi_errors_stream` with a basic format.
     """
-    logger = logging.getLogger(app.name)
+    logger = logging.getLogger("flask.app")
 
-    if app.debug and not logger.level:
+    if app.debug and logger.level == logging.NOTSET:
         logger.setLevel(logging.DEBUG)
 
     if not has_level_handler(logger):

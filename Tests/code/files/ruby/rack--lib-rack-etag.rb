@@ -1,18 +1,17 @@
 # frozen_string_literal: true
 
+require 'rack'
 require 'digest/sha2'
 
-require_relative 'constants'
-
 module Rack
-  # Automatically sets the etag header on all String bodies.
+  # Automatically sets the ETag header on all String bodies.
   #
-  # The etag header is skipped if etag or last-modified headers are sent or if
+  # The ETag header is skipped if ETag or Last-Modified headers are sent or if
   # a sendfile body (body.responds_to :to_path) is given (since such cases
   # should be handled by apache/nginx).
   #
-  # On initialization, you can pass two parameters: a cache-control directive
-  # used when etag is absent and a directive when it is present. The first
+  # On initialization, you can pass two parameters: a Cache-Control directive
+  # used when Etag is absent and a directive when it is present. The first
   # defaults to nil, while the second defaults to "max-age=0, private, must-revalidate"
   class ETag
     ETAG_STRING = Rack::ETAG
@@ -25,15 +24,15 @@ module Rack
     end
 
     def call(env)
-      status, headers, body = response = @app.call(env)
+      status, headers, body = @app.call(env)
 
-      if etag_status?(status) && body.respond_to?(:to_ary) && !skip_caching?(headers)
-        body = body.to_ary
-        digest = digest_body(body)
+      if etag_status?(status) && etag_body?(body) && !skip_caching?(headers)
+        original_body = body
+        digest, new_body = digest_body(body)
+        body = Rack::BodyProxy.new(new_body) do
+          original_body.close if original_body.respond_to?(:close)
+        end
         headers[ETAG_STRING] = %(W/"#{digest}") if digest
-
-        # Body was modified, so we need to re-assign it:
-        response[2] = body
       end
 
       unless headers[CACHE_CONTROL]
@@ -44,7 +43,7 @@ module Rack
         end
       end
 
-      response
+      [status, headers, body]
     end
 
     private
@@ -53,18 +52,24 @@ module Rack
         status == 200 || status == 201
       end
 
+      def etag_body?(body)
+        !body.respond_to?(:to_path)
+      end
+
       def skip_caching?(headers)
-        headers.key?(ETAG_STRING) || headers.key?('last-modified')
+        headers.key?(ETAG_STRING) || headers.key?('Last-Modified')
       end
 
       def digest_body(body)
+        parts = []
         digest = nil
 
         body.each do |part|
+          parts << part
           (digest ||= Digest::SHA256.new) << part unless part.empty?
         end
 
-        digest && digest.hexdigest.byteslice(0,32)
+        [digest && digest.hexdigest.byteslice(0, 32), parts]
       end
   end
 end

@@ -1,30 +1,19 @@
-use self::ChainState::*;
-use crate::StdError;
-
-#[cfg(any(feature = "std", not(anyhow_no_core_error)))]
-use alloc::vec::{self, Vec};
-
-#[cfg(any(feature = "std", not(anyhow_no_core_error)))]
-pub(crate) use crate::Chain;
-
-#[cfg(all(not(feature = "std"), anyhow_no_core_error))]
-pub(crate) struct Chain<'a> {
-    state: ChainState<'a>,
-}
+use self::ChainState::{Buffered, Linked};
+use crate::Chain;
+use std::error::Error as StdError;
+use std::vec;
 
 #[derive(Clone)]
 pub(crate) enum ChainState<'a> {
     Linked {
         next: Option<&'a (dyn StdError + 'static)>,
     },
-    #[cfg(any(feature = "std", not(anyhow_no_core_error)))]
     Buffered {
         rest: vec::IntoIter<&'a (dyn StdError + 'static)>,
     },
 }
 
 impl<'a> Chain<'a> {
-    #[cold]
     pub fn new(head: &'a (dyn StdError + 'static)) -> Self {
         Chain {
             state: ChainState::Linked { next: Some(head) },
@@ -42,7 +31,6 @@ impl<'a> Iterator for Chain<'a> {
                 *next = error.source();
                 Some(error)
             }
-            #[cfg(any(feature = "std", not(anyhow_no_core_error)))]
             Buffered { rest } => rest.next(),
         }
     }
@@ -53,7 +41,6 @@ impl<'a> Iterator for Chain<'a> {
     }
 }
 
-#[cfg(any(feature = "std", not(anyhow_no_core_error)))]
 impl DoubleEndedIterator for Chain<'_> {
     fn next_back(&mut self) -> Option<Self::Item> {
         match &mut self.state {
@@ -84,13 +71,11 @@ impl ExactSizeIterator for Chain<'_> {
                 }
                 len
             }
-            #[cfg(any(feature = "std", not(anyhow_no_core_error)))]
             Buffered { rest } => rest.len(),
         }
     }
 }
 
-#[cfg(any(feature = "std", not(anyhow_no_core_error)))]
 impl Default for Chain<'_> {
     fn default() -> Self {
         Chain {

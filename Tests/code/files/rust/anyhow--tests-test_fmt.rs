@@ -19,21 +19,21 @@ const EXPECTED_ALTDISPLAY_G: &str = "f failed: oh no!";
 
 const EXPECTED_ALTDISPLAY_H: &str = "g failed: f failed: oh no!";
 
-const EXPECTED_DEBUG_F: &str = "oh no!";
+const EXPECTED_DEBUG_F: &str = "\n    oh no!";
 
-const EXPECTED_DEBUG_G: &str = "\
-f failed
+const EXPECTED_DEBUG_G: &str = "
+    f failed
 
 Caused by:
     oh no!\
 ";
 
-const EXPECTED_DEBUG_H: &str = "\
-g failed
+const EXPECTED_DEBUG_H: &str = "
+    g failed
 
 Caused by:
-    0: f failed
-    1: oh no!\
+   0: f failed
+   1: oh no!\
 ";
 
 const EXPECTED_ALTDEBUG_F: &str = "\
@@ -79,6 +79,7 @@ fn test_altdisplay() {
 }
 
 #[test]
+#[cfg_attr(not(backtrace), ignore)]
 fn test_debug() {
     assert_eq!(EXPECTED_DEBUG_F, format!("{:?}", f().unwrap_err()));
     assert_eq!(EXPECTED_DEBUG_G, format!("{:?}", g().unwrap_err()));

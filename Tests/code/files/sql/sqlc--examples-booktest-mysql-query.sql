@@ -14,25 +14,14 @@ WHERE book_id = ?;
 SELECT * FROM books
 WHERE title = ? AND yr = ?;
 
-/* name: BooksByTags :many */
-SELECT
-  book_id,
-  title,
-  name,
-  isbn,
-  tags
-FROM books
-LEFT JOIN authors ON books.author_id = authors.author_id
-WHERE tags = ?;
-
-/* name: CreateAuthor :execresult */
+/* name: CreateAuthor :exec */
 INSERT INTO authors (name) VALUES (?);
 
-/* name: CreateBook :execresult */
+/* name: CreateBook :exec */
 INSERT INTO books (
     author_id,
     isbn,
-    book_type,
+    booktype,
     title,
     yr,
     available,
@@ -54,10 +43,9 @@ WHERE book_id = ?;
 
 /* name: UpdateBookISBN :exec */
 UPDATE books
-SET title = ?, tags = ?, isbn = ?
+SET title = ?, tags = :book_tags, isbn = ?
 WHERE book_id = ?;
 
 /* name: DeleteAuthorBeforeYear :exec */
 DELETE FROM books
-WHERE yr < ? AND author_id = ?;
--- WHERE yr < sqlc.arg(min_publish_year) AND author_id = ?;
+WHERE yr < sqlc.arg(min_publish_year) AND author_id = ?;

@@ -15,7 +15,7 @@ public struct IndexedCollection<Base: Collection> {
   /// The base collection.
   @usableFromInline
   internal let base: Base
-
+  
   @inlinable
   internal init(base: Base) {
     self.base = base
@@ -25,32 +25,32 @@ public struct IndexedCollection<Base: Collection> {
 extension IndexedCollection: Collection {
   /// The element type for an `IndexedCollection` collection.
   public typealias Element = (index: Base.Index, element: Base.Element)
-
+  
   @inlinable
   public var startIndex: Base.Index {
     base.startIndex
   }
-
+  
   @inlinable
   public var endIndex: Base.Index {
     base.endIndex
   }
-
+  
   @inlinable
   public subscript(position: Base.Index) -> Element {
     (index: position, element: base[position])
   }
-
+  
   @inlinable
   public func index(after i: Base.Index) -> Base.Index {
     base.index(after: i)
   }
-
+  
   @inlinable
   public func index(_ i: Base.Index, offsetBy distance: Int) -> Base.Index {
     base.index(i, offsetBy: distance)
   }
-
+  
   @inlinable
   public func index(
     _ i: Base.Index,
@@ -59,12 +59,12 @@ extension IndexedCollection: Collection {
   ) -> Base.Index? {
     base.index(i, offsetBy: distance, limitedBy: limit)
   }
-
+  
   @inlinable
   public func distance(from start: Base.Index, to end: Base.Index) -> Int {
     base.distance(from: start, to: end)
   }
-
+  
   @inlinable
   public var indices: Base.Indices {
     base.indices
@@ -72,7 +72,8 @@ extension IndexedCollection: Collection {
 }
 
 extension IndexedCollection: BidirectionalCollection
-where Base: BidirectionalCollection {
+  where Base: BidirectionalCollection
+{
   @inlinable
   public func index(before i: Base.Index) -> Base.Index {
     base.index(before: i)
@@ -80,10 +81,10 @@ where Base: BidirectionalCollection {
 }
 
 extension IndexedCollection: RandomAccessCollection
-where Base: RandomAccessCollection {}
+  where Base: RandomAccessCollection {}
 
 extension IndexedCollection: LazySequenceProtocol, LazyCollectionProtocol
-where Base: LazySequenceProtocol {}
+  where Base: LazySequenceProtocol {}
 
 //===----------------------------------------------------------------------===//
 // indexed()
@@ -92,10 +93,6 @@ where Base: LazySequenceProtocol {}
 extension Collection {
   /// Returns a collection of pairs *(i, x)*, where *i* represents an index of
   /// the collection, and *x* represents an element.
-  ///
-  /// The `indexed()` method is similar to the standard library's `enumerated()`
-  /// method, but provides the index with each element instead of a zero-based
-  /// counter.
   ///
   /// This example iterates over the indices and elements of a set, building an
   /// array consisting of indices of names with five or fewer letters.
@@ -108,7 +105,7 @@ extension Collection {
   ///         }
   ///     }
   ///
-  /// - Returns: A collection of paired indices and elements of this collection.
+  /// Returns: A collection of paired indices and elements of this collection.
   @inlinable
   public func indexed() -> IndexedCollection<Self> {
     IndexedCollection(base: self)
