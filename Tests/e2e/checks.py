@@ -518,7 +518,10 @@ def check_keys_typed_mid_fade(tw):
     s = Screen()
     s.feed(r.output)
     if s.text() != plain_text_of(a):
-        problems.append("the screen is not the text alone: ...%r" % s.text()[-80:])
+        got, want = s.text(), plain_text_of(a)
+        i = next((k for k in range(min(len(got), len(want))) if got[k] != want[k]), min(len(got), len(want)))
+        problems.append("the screen is not the text alone: from byte %d it shows %r where the text has %r"
+                        % (i, got[max(0, i - 20):i + 60], want[max(0, i - 20):i + 60]))
     if left != b"echo typed ahead\nls":
         problems.append("keys left unread: %r, typed b'echo typed ahead\\nls'" % left)
     if after != before:
