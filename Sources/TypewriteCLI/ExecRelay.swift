@@ -75,7 +75,7 @@ struct ExecRelay {
     @discardableResult
     mutating func reclaimRawMode() -> Bool {
         if userMode != nil, let keys,
-           !System.isForegroundProcessGroup(keys) || System.isCanonical(keys) == true { userMode = nil }
+           !System.isForegroundProcessGroup(keys) || System.terminalSettings(keys)?.isCanonical == true { userMode = nil }
         return enterRawMode()
     }
 
@@ -141,7 +141,7 @@ struct ExecRelay {
     /// sends a signal, the rest `afterSignalKey` later.
     mutating func flushToChild(at time: Seconds) {
         guard !toChild.isEmpty, time >= heldUntil else { return }
-        let signalKeys = keysAreTerminal ? System.signalCharacters(child.master) : []
+        let signalKeys = keysAreTerminal ? System.terminalSettings(child.master)?.signalCharacters ?? [] : []
         let cut = toChild.firstIndex { signalKeys.contains($0) }.map { $0 + 1 } ?? toChild.count
         do throws(SystemError) {
             let n = try System.writeSome(child.master, toChild[..<cut])
@@ -188,7 +188,7 @@ struct ExecRelay {
     /// Does what is due at `time`: finds a wait, sends an owed end-of-file character.
     mutating func due(at time: Seconds) -> Due {
         var result = Due()
-        if keyWait.check(at: time, canonical: System.isCanonical(child.master)) {
+        if keyWait.check(at: time, canonical: System.terminalSettings(child.master)?.isCanonical) {
             result.waits = true
             if inputEnded && !keysAreTerminal { endOfFileOwed = true }
         }
@@ -199,7 +199,7 @@ struct ExecRelay {
             // The command has read everything before it and waits: the end now reaches it as an
             // end of file (sent right behind the data, readline would read it as a NUL byte).
             endOfFileOwed = false
-            if let eof = System.endOfFileCharacter(child.master) { toChild = [eof]; flushToChild(at: time) }
+            if let eof = System.terminalSettings(child.master)?.endOfFileCharacter { toChild = [eof]; flushToChild(at: time) }
         }
         result.drained = child.exitStatus != nil && time - (lastOutputAt ?? startedAt) >= Self.drainQuiet
         return result

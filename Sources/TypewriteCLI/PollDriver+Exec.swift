@@ -22,7 +22,7 @@ extension PollDriver {
     /// Adds the relay's descriptors to `fds`: standard input while keys are read (not while a
     /// query waits for the terminal's reply, which the query reads itself, keys and all), the
     /// pty's room while typed bytes wait, the leader's reports.
-    func execPollEntries(into fds: inout [(fd: Int32, events: Int16)]) -> ExecIndices? {
+    func execPollEntries(at now: Seconds, into fds: inout [(fd: Int32, events: Int16)]) -> ExecIndices? {
         guard let relay = exec else { return nil }
         var indices = ExecIndices()
         let queryWaits = relay.keysAreTerminal && (colorQuery != nil || cursorQuery != nil)
@@ -30,7 +30,7 @@ extension PollDriver {
             fds.append((keys, System.pollIn))
             indices.keys = fds.count - 1
         }
-        if relay.wantsRoom(at: System.monotonicNow()) {
+        if relay.wantsRoom(at: now) {
             fds.append((relay.child.master, System.pollOut))
             indices.room = fds.count - 1
         }

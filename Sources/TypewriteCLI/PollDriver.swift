@@ -273,7 +273,7 @@ package struct PollDriver {
             let queryIndex = colorQuery.map { fds.append(($0.descriptor, System.pollIn)); return fds.count - 1 }
             let cursorIndex = cursorQuery.map { fds.append(($0.descriptor, System.pollIn)); return fds.count - 1 }
             let outputIndex: Int? = watchReader ? { fds.append((setup.output, 0)); return fds.count - 1 }() : nil
-            let execIndices = execPollEntries(into: &fds)
+            let execIndices = execPollEntries(at: now, into: &fds)
             let events = System.poll(fds, timeout: timeout)
             now = System.monotonicNow()
 

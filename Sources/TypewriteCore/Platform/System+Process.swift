@@ -56,6 +56,28 @@ package enum CommandLookup: Equatable, Sendable {
     case notExecutable(String, SystemError)
 }
 
+extension SavedTerminalMode {
+    /// Whether the line discipline edits lines itself (`c_lflag` ICANON): a program that edits its
+    /// own line (readline, libedit, linenoise, prompt_toolkit) or draws the screen turns it off
+    /// while it reads keys.
+    package var isCanonical: Bool { settings.c_lflag & tcflag_t(ICANON) != 0 }
+
+    /// The end-of-file character (`c_cc[VEOF]`, usually Control-D); nil when disabled.
+    package var endOfFileCharacter: UInt8? {
+        let key = withUnsafeBytes(of: settings.c_cc) { $0[Int(VEOF)] }
+        return key == 0 || key == 0xFF ? nil : key
+    }
+
+    /// The characters that send a signal (`c_cc` VINTR, VQUIT, VSUSP) while the mode has ISIG;
+    /// empty otherwise.
+    package var signalCharacters: [UInt8] {
+        guard settings.c_lflag & tcflag_t(ISIG) != 0 else { return [] }
+        return withUnsafeBytes(of: settings.c_cc) { cc in
+            [VINTR, VQUIT, VSUSP].map { cc[Int($0)] }.filter { $0 != 0 && $0 != 0xFF }
+        }
+    }
+}
+
 extension System {
     // MARK: Pseudo-terminals
 
@@ -99,7 +121,8 @@ extension System {
     }
 
     /// The terminal settings of `fd` (`tcgetattr`); nil when `fd` is not a terminal. On a pty's
-    /// master they are the slave's: what the program on it set.
+    /// master they are the slave's: what the program on it set (`isCanonical`,
+    /// `endOfFileCharacter`, `signalCharacters` read them).
     package static func terminalSettings(_ fd: Int32) -> SavedTerminalMode? {
         var settings = termios()
         guard tcgetattr(fd, &settings) == 0 else { return nil }
@@ -109,34 +132,6 @@ extension System {
     /// Gives `fd` the settings `mode` (`tcsetattr(TCSANOW)`); failures are ignored.
     package static func applyTerminalSettings(_ mode: SavedTerminalMode, to fd: Int32) {
         restoreTerminalMode(mode, on: fd)
-    }
-
-    /// Whether the terminal's line discipline edits lines itself (`c_lflag` ICANON): a program that
-    /// edits its own line (readline, libedit, linenoise, prompt_toolkit) or draws the screen turns
-    /// it off while it reads keys. Nil when `fd` is not a terminal.
-    package static func isCanonical(_ fd: Int32) -> Bool? {
-        var settings = termios()
-        guard tcgetattr(fd, &settings) == 0 else { return nil }
-        return settings.c_lflag & tcflag_t(ICANON) != 0
-    }
-
-    /// The terminal's end-of-file character (`c_cc[VEOF]`, usually Control-D); nil when `fd` is
-    /// not a terminal or the character is disabled.
-    package static func endOfFileCharacter(_ fd: Int32) -> UInt8? {
-        var settings = termios()
-        guard tcgetattr(fd, &settings) == 0 else { return nil }
-        let key = withUnsafeBytes(of: settings.c_cc) { $0[Int(VEOF)] }
-        return key == 0 || key == 0xFF ? nil : key
-    }
-
-    /// The characters that send a signal on terminal `fd` (`c_cc` VINTR, VQUIT, VSUSP) while
-    /// its mode has ISIG; empty otherwise.
-    package static func signalCharacters(_ fd: Int32) -> [UInt8] {
-        var settings = termios()
-        guard tcgetattr(fd, &settings) == 0, settings.c_lflag & tcflag_t(ISIG) != 0 else { return [] }
-        return withUnsafeBytes(of: settings.c_cc) { cc in
-            [VINTR, VQUIT, VSUSP].map { cc[Int($0)] }.filter { $0 != 0 && $0 != 0xFF }
-        }
     }
 
     /// Puts the terminal in raw mode for relaying keys to another terminal (`cfmakeraw`'s

@@ -202,9 +202,7 @@ public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
 
     /// The terminal's width in cells (`ioctl(TIOCGWINSZ)`), nil when unknown or 0.
     package static func terminalColumns(_ fd: Int32) -> Int? {
-        var size = winsize()
-        guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
-        return Int(size.ws_col)
+        windowSize(fd).flatMap { $0.columns > 0 ? Int($0.columns) : nil }
     }
 
     /// Whether the tty turns LF into CR LF on output (termios OPOST and ONLCR).
@@ -353,9 +351,7 @@ extension System {
 
     /// The terminal's height in rows (`ioctl(TIOCGWINSZ)`), nil when unknown or 0.
     package static func terminalRows(_ fd: Int32) -> Int? {
-        var size = winsize()
-        guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 else { return nil }
-        return Int(size.ws_row)
+        windowSize(fd).flatMap { $0.rows > 0 ? Int($0.rows) : nil }
     }
 
     /// Puts the terminal in a mode for reading single keys (`tcgetattr`, `tcsetattr(TCSAFLUSH)`):
