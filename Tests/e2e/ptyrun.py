@@ -105,6 +105,7 @@ class Run:
         self.read_pause = 0.0      # ... with a pause after each
         self.answers_queries = False  # a terminal that answers CSI 6 n (from `Screen`) and DA1
         self._queries_seen = 0
+        self._stop = threading.Event()  # set by close(): feeders stop writing
 
     # -- starting ---------------------------------------------------------------------------
     def start(self):
@@ -229,9 +230,9 @@ class Run:
         os._exit(0)
 
     # -- input --------------------------------------------------------------------------------
-    def send(self, data):
+    def send(self, data, fd=None):
         """Writes bytes to the command's stdin (pipe: the write end; pty: the master)."""
-        fd = self.stdin_w if self.stdin_kind == "pipe" else self.master
+        fd = fd if fd is not None else self.stdin_w if self.stdin_kind == "pipe" else self.master
         view = memoryview(data)
         while view:
             n = os.write(fd, view)
@@ -247,22 +248,28 @@ class Run:
         self.stdin_closed_time = MONO()
 
     def feed_schedule(self, schedule, eof=True):
-        """Feeds [(seconds after now, bytes)] on a thread, then closes stdin (if eof)."""
+        """Feeds [(seconds after now, bytes)] on a thread, then closes stdin (if eof).
+        The thread writes to its own duplicate of stdin's descriptor and stops at `close()`: a
+        schedule outliving its run must not write into whatever the next run's pipe or pty gets
+        the run's descriptor numbers (a check's text would then hold another check's lines)."""
         t0 = MONO()
+        fd = os.dup(self.stdin_w if self.stdin_kind == "pipe" else self.master)
 
         def run():
             try:
                 for at, data in schedule:
-                    wait = t0 + at - MONO()
-                    if wait > 0:
-                        time.sleep(wait)
-                    self.send(data)
+                    if self._stop.wait(max(0.0, t0 + at - MONO())):
+                        return
+                    self.send(data, fd)
                 self.feed_done_time = MONO()
-                if eof:
-                    self.close_stdin()
             except OSError as e:
                 self.feed_error = e
                 self.feed_done_time = MONO()
+                return
+            finally:
+                os.close(fd)
+            if eof and not self._stop.is_set():
+                self.close_stdin()
 
         self._feeder = threading.Thread(target=run, daemon=True)
         self._feeder.start()
@@ -401,6 +408,7 @@ class Run:
         return ok
 
     def close(self):
+        self._stop.set()
         for fd in (self.master, self.slave, self.stdin_w, self.stdin_shared if self.stdin_kind != "pty" else None,
                    None if self.output_closed or self.stdout_kind == "pty" else self.out_r):
             if fd is not None:
