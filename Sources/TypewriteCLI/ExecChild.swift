@@ -93,16 +93,13 @@ struct ExecChild {
     /// - Returns: the reports, in order.
     mutating func readReports() -> [ExecLeader.Report] {
         guard let fd = reports else { return [] }
-        var buffer = [UInt8](repeating: 0, count: 256)
         var ended = false
-        while true {
-            let n: Result<Int?, SystemError> = buffer.withUnsafeMutableBytes { raw in
-                do throws(SystemError) { return .success(try System.read(fd, into: raw)) } catch { return .failure(error) }
+        reading: while true {
+            switch System.readChunk(fd, maxCount: 256) {
+            case .data(let bytes): pending += bytes
+            case .nothingYet: break reading  // the rest later
+            case .ended: ended = true; break reading
             }
-            guard case .success(let read) = n else { ended = true; break }
-            guard let count = read else { break }  // EAGAIN: the rest later
-            if count == 0 { ended = true; break }
-            pending += buffer[0..<count]
         }
         var result: [ExecLeader.Report] = []
         while let newline = pending.firstIndex(of: 0x0A) {

@@ -110,17 +110,13 @@ struct ExecRelay {
     /// Reads standard input (it was readable) and forwards what came.
     mutating func readKeys(at time: Seconds) -> KeysRead {
         guard let fd = keys else { return .other }
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let result: Result<Int?, SystemError> = buffer.withUnsafeMutableBytes { raw in
-            do throws(SystemError) { return .success(try System.read(fd, into: raw)) } catch { return .failure(error) }
-        }
-        switch result {
-        case .success(.none):
-            return .other  // EAGAIN: nothing after all
-        case .success(.some(let n)) where n > 0:
-            forward(buffer[0..<n], at: time)
+        switch System.readChunk(fd, maxCount: 4096) {
+        case .nothingYet:
+            return .other
+        case .data(let bytes):
+            forward(bytes, at: time)
             return keysAreTerminal ? .typed : .other
-        default:
+        case .ended:
             keys = nil
             if keysAreTerminal { leaveRawMode(); return .terminalGone }
             inputEnded = true

@@ -66,6 +66,28 @@ public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// What one `read` of a descriptor gave (`readChunk`).
+    package enum ReadChunk: Equatable {
+        /// Bytes, 1 to the maximum asked for.
+        case data([UInt8])
+        /// Nothing available on a non-blocking descriptor (EAGAIN).
+        case nothingYet
+        /// End of file, or a failure that ends the stream (EIO from a pty whose other side closed).
+        case ended
+    }
+
+    /// Reads what is available, up to `maxCount` bytes, for a caller that treats every failure
+    /// as the stream's end (a pipe of reports, a keyboard). Retries EINTR.
+    package static func readChunk(_ fd: Int32, maxCount: Int) -> ReadChunk {
+        var buffer = [UInt8](repeating: 0, count: maxCount)
+        let n = buffer.withUnsafeMutableBytes { raw -> Int?? in try? read(fd, into: raw) }
+        guard let result = n else { return .ended }
+        guard let count = result else { return .nothingYet }
+        if count == 0 { return .ended }
+        buffer.removeSubrange(count...)
+        return .data(buffer)
+    }
+
     /// Blocks until `fd` can take more output (POLLOUT): after EAGAIN on a descriptor someone else
     /// made non-blocking. One `poll`, not a loop; the caller retries its write.
     private static func waitUntilWritable(_ fd: Int32) {
