@@ -104,7 +104,8 @@ struct TokenizerTests {
         let samples = GraphemeBreakTests.samples
         // Common letters and marks more often than the rest, so runs of the common shape form.
         let common: [Unicode.Scalar] = ["a", " ", "\u{E9}", "\u{301}", "\u{4E2D}", "\u{915}", "\u{93F}", "\u{94D}", "\u{E01}",
-                                        "\u{E31}", "\u{628}", "\u{64E}", "\u{1F44B}", "\u{1F3FD}", "\u{FE0F}", "\u{200D}", "\u{AC00}"]
+                                        "\u{E31}", "\u{628}", "\u{64E}", "\u{1F44B}", "\u{1F3FD}", "\u{FE0F}", "\u{200D}", "\u{AC00}",
+                                        "\u{AC01}", "\u{1100}", "\u{1161}", "\u{11A8}"]
         var differing: [String] = []
         for _ in 0..<3_000 {
             var scalars: [Unicode.Scalar] = []

@@ -448,8 +448,8 @@ package struct Tokenizer: Sendable {
             (tokenWidth, clusterWidth, tokenIsCertain) = (width.cells, width.cells, width.isCertain)
         }
 
-        /// Packs the clusters of the common shape from `start` (an Other scalar, InCB None or
-        /// Consonant, with a boundary before it and the cluster before it closed) into the run in
+        /// Packs the clusters of the common shape from `start` (`GraphemeBreak.startsSimpleCluster`,
+        /// with a boundary before it and the cluster before it closed) into the run in
         /// one entry, without a width or a state per cluster (a run's widths are measured when it
         /// is split), and makes the last one, which may go on, the cluster being read. Returns
         /// where reading goes on.
@@ -467,8 +467,8 @@ package struct Tokenizer: Sendable {
                 runEnd = complete
                 clusters += run.count
             }
-            // The state after the open cluster's scalars does not depend on what came before an
-            // Other scalar of InCB None or Consonant (GraphemeBreak's transitions).
+            // The state after the open cluster's scalars does not depend on what came before its
+            // first (`GraphemeBreak.isBeforeSimpleCluster`).
             state = GraphemeBreak()
             measure = CellWidth.Accumulator()
             clusterStart = complete
@@ -523,12 +523,9 @@ package struct Tokenizer: Sendable {
             } else {
                 (value, length) = GraphemeBreak.decode(base, at: i + shift)
                 properties = GraphemeBreak.properties(value)
-                if packs && simpleClusterRuns && properties & 0xF == GraphemeBreak.other && properties & 0x10 == 0
-                    && (state.previous == GraphemeBreak.other || state.previous == GraphemeBreak.extend
-                        || state.previous == GraphemeBreak.spacingMark)
-                    && state.conjunct != 2 && state.pictographic != 2 && (i > lower || continues) {
-                    // A boundary before it (GB999: nothing before it can join an Other scalar that
-                    // is not a Linker, see `GraphemeBreak.simpleClusters`).
+                if packs && simpleClusterRuns && GraphemeBreak.startsSimpleCluster(properties) && state.isBeforeSimpleCluster
+                    && (i > lower || continues) {
+                    // A boundary before it (GB999, see `GraphemeBreak.simpleClusters`).
                     close(at: i, &tokens)
                     i = packSimpleClusters(from: i, &tokens)
                     continue

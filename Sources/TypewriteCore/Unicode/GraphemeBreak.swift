@@ -111,17 +111,34 @@ package struct GraphemeBreak: Sendable, Equatable {
         return ((b0 & 0x07) << 18 | b1 << 12 | b2 << 6 | b3, 4)
     }
 
-    /// Clusters of the common shape in a row, from `start` (a scalar of Grapheme_Cluster_Break Other
-    /// and Indic_Conjunct_Break None or Consonant, with a boundary before it) in valid UTF-8 text
-    /// `bytes` with no controls, scanning whole scalars that begin before `limit`: each cluster is
-    /// one such Other scalar (printable ASCII included) followed by Extend or SpacingMark scalars
-    /// that are not Indic_Conjunct_Break Linkers.
+    /// Whether a scalar with these table bytes starts a cluster of the common shape: Other of
+    /// Indic_Conjunct_Break None or Consonant (printable ASCII included), or a Hangul LV or LVT syllable.
+    @inline(__always)
+    package static func startsSimpleCluster(_ properties: UInt8) -> Bool {
+        let kind = properties & 0xF
+        return kind == other && properties & 0x10 == 0 || kind == lv || kind == lvt
+    }
+
+    /// Whether, in this state, a boundary comes before any scalar that ``startsSimpleCluster(_:)``
+    /// (see ``simpleClusters(in:from:to:)``), and the state after that scalar's cluster does not
+    /// depend on the state before it.
+    var isBeforeSimpleCluster: Bool {
+        let p = previous
+        return (p == Self.other || p == Self.extend || p == Self.spacingMark || p == Self.lv || p == Self.lvt)
+            && conjunct != 2 && pictographic != 2
+    }
+
+    /// Clusters of the common shape in a row, from `start` (a scalar that ``startsSimpleCluster(_:)``,
+    /// with a boundary before it) in valid UTF-8 text `bytes` with no controls, scanning whole
+    /// scalars that begin before `limit`: each cluster is one such scalar (an Other scalar of
+    /// Indic_Conjunct_Break None or Consonant, printable ASCII included, or a Hangul LV or LVT
+    /// syllable) followed by Extend or SpacingMark scalars that are not Indic_Conjunct_Break Linkers.
     ///
-    /// Within such a run UAX #29 puts a boundary before each Other scalar and none before the
-    /// others: after Other, Extend or SpacingMark only GB9, GB9a (no boundary before Extend,
-    /// SpacingMark) and GB999 apply, since GB6–GB8 need Hangul jamo, GB9b Prepend, GB9c a Linker,
-    /// GB11 a ZWJ and GB12/GB13 regional indicators before the scalar. So one table lookup per
-    /// scalar, and no state, finds them.
+    /// Within such a run UAX #29 puts a boundary before each starting scalar and none before the
+    /// others: after Other, LV, LVT, Extend or SpacingMark, and before Other, LV or LVT, only GB9,
+    /// GB9a (no boundary before Extend, SpacingMark) and GB999 apply, since GB6 needs an L before,
+    /// GB7 and GB8 a V or T after, GB9b a Prepend before, GB9c a Linker, GB11 a ZWJ and GB12/GB13
+    /// regional indicators. So one table lookup per scalar, and no state, finds them.
     /// - Returns: `complete`, the end of the last cluster known to be whole (where the next one
     ///   starts), and `count`, the clusters in `start..<complete`; `end`, where the scan stopped
     ///   (before the first scalar of another shape, or at `limit`): the cluster `complete..<end`
@@ -141,8 +158,9 @@ package struct GraphemeBreak: Sendable, Equatable {
             }
             let (value, length) = decode(bytes, at: i)
             let p = properties(value), kind = p & 0xF, conjunctClass = (p &>> 4) & 3
-            if kind == other && conjunctClass & 1 == 0 {
-                // Other, InCB None or Consonant: a boundary before it; it starts the next cluster.
+            if kind == other && conjunctClass & 1 == 0 || kind == lv || kind == lvt {
+                // Other of InCB None or Consonant, or a Hangul syllable: a boundary before it; it
+                // starts the next cluster.
                 count += 1
                 open = i
             } else if (kind == extend || kind == spacingMark) && conjunctClass != 1 {
