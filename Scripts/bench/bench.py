@@ -2,7 +2,7 @@
 """typewrite benchmark: every case side by side with cat and pv, in one run, from this repository alone.
 
     Scripts/bench/bench.sh [--quick] [path/to/typewrite]        # the entry point (installs pv, strace, pyte)
-    python3 Scripts/bench/bench.py --binary PATH [--quick] [--only 1,2,3,4,5,7,8,9,13,14,15] [--trace-names a,b]
+    python3 Scripts/bench/bench.py --binary PATH [--quick] [--only 1,2,3,4,5,7,8,9,13,14,15] [--floods seq,ab] [--scripts emoji,latin] [--trace-names a,b]
 
 Cases (numbered as in the performance table, docs/benchmarks.md; targets in the table):
   1  passthrough throughput, stdout not a tty: 1 GiB of text to /dev/null and through `| cat`, best
