@@ -2,7 +2,7 @@
 """typewrite benchmark: every case side by side with cat and pv, in one run, from this repository alone.
 
     Scripts/bench/bench.sh [--quick] [path/to/typewrite]        # the entry point (installs pv, strace, pyte)
-    python3 Scripts/bench/bench.py --binary PATH [--quick] [--only 1,2,3,4,5,7,8,9,13,14,15] [--trace-names a,b]
+    python3 Scripts/bench/bench.py --binary PATH [--quick] [--only 1,2,3,4,5,7,8,9,13,14,15] [--floods seq,ab] [--scripts emoji,latin] [--trace-names a,b]
 
 Cases (numbered as in the performance table, docs/benchmarks.md; targets in the table):
   1  passthrough throughput, stdout not a tty: 1 GiB of text to /dev/null and through `| cat`, best
@@ -1212,7 +1212,12 @@ class Bench:
         log(f"[15] every script: {size >> 20} MiB of lines each on an 80x24 pty, best of two against cat")
         rss_path = os.path.join(self.work, "rss-scripts.txt")
         ascii_cpu = None
-        for kind in self.SCRIPT_KINDS:
+        kinds = self.SCRIPT_KINDS
+        if self.a.scripts:
+            # ASCII prose always runs first: it is the CPU-per-MiB yardstick
+            words = [w.strip().lower() for w in self.a.scripts.split(",") if w.strip()]
+            kinds = [k for k in kinds if k == "ASCII prose" or any(w in k.lower() for w in words)]
+        for kind in kinds:
             path = self.script_input(kind, size)
             best, cpu, rss = {}, float("inf"), 0
             for _ in range(2):
@@ -1320,6 +1325,9 @@ def main():
                     "markdown = 14; md-line: only case 14's 10 MB line)")
     ap.add_argument("--floods", help="case 13: only the floods whose names contain one of these comma-separated words "
                     "(seq, ab, 72-char, mix, rewrites), and none of its screen checks")
+    ap.add_argument("--scripts", help="case 15: only the scripts whose names contain one of these comma-separated words "
+                    "(japanese, chinese, korean, emoji, precomposed, decomposed, latin, devanagari, arabic, thai); "
+                    "ASCII prose, the yardstick, always runs")
     ap.add_argument("--trace-names", help="comma-separated trace names for case 4 (default: all; --quick: three)")
     ap.add_argument("--traces", default=os.path.join(here, "..", "..", "Tests", "traces"), help="folder of .trace files")
     ap.add_argument("--workdir", default="/tmp/typewrite-bench")

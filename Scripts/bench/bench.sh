@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# typewrite benchmark (case 13: floods; 14: markdown; 15: every script): Scripts/bench/bench.sh [--quick] [--only=1,2,…] [--floods=seq,ab] [--trace-names=a,b] [path/to/typewrite]
+# typewrite benchmark (case 13: floods; 14: markdown; 15: every script): Scripts/bench/bench.sh [--quick] [--only=1,2,…] [--floods=seq,ab] [--scripts=emoji,latin] [--trace-names=a,b] [path/to/typewrite]
 # Without a path it builds `swift build -c release` and measures .build/release/typewrite.
 # Runs from this repository alone: the traces are in Tests/traces, the pty and screen tool is
 # Scripts/check/ptyscreen.py. Installs pv, strace and GNU time (Debian) and pyte + wcwidth (pip) when missing.
@@ -13,7 +13,7 @@ args=() binary=
 for a in "$@"; do
     case $a in
         --quick) args+=(--quick) ;;
-        --only=*|--trace-names=*|--floods=*) args+=("$a") ;;
+        --only=*|--trace-names=*|--floods=*|--scripts=*) args+=("$a") ;;
         -h|--help) sed -n '2,10s/^# \{0,1\}//p' "$0"; exit 0 ;;
         -*) echo "bench.sh: unknown option $a" >&2; exit 2 ;;
         *) binary=$a ;;

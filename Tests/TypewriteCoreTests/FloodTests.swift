@@ -70,6 +70,32 @@ struct FloodTests {
         #expect(Array(outcome.frames[0].bytes.prefix(unseen.count)) == unseen)
     }
 
+    @Test("a read that ends inside a cluster: its rest goes in the same frame, unless the part before ends in ZWJ",
+          arguments: [("👋", false), ("🇪", false), ("e", false), ("👨\u{200D}", true)])
+    func readEndsInsideCluster(before: String, afterJoiner: Bool) {
+        // Line 100 is cut after `before`, and both reads come at once, as in a flood. tmux joins a
+        // skin tone, a flag's second half or a combining mark whether or not it comes in the same
+        // write, and a ZWJ's next scalar only within one (docs/terminals.md#joiners).
+        let line = "👋🏽 🇪🇬 e\u{301} 👨\u{200D}👩 end\n"
+        let input = Array((1...300).map { "\($0) \(line)" }.joined().utf8)
+        let cut = Array((1...99).map { "\($0) \(line)" }.joined().utf8).count
+            + Array("100 \(line)".utf8).firstRange(of: Array(before.utf8))!.upperBound
+        let outcome = Self.driver(rows: 24).run([RenderHarness.Chunk(delay: 0.05, bytes: Array(input[..<cut])),
+                                                 RenderHarness.Chunk(delay: 0, bytes: Array(input[cut...]))])
+        #expect(outcome.finished)
+        let screens = Self.screens(outcome.frames, input, rows: 24)
+        #expect(screens.typewrite == screens.cat, "\(screens.typewrite.diff(screens.cat) ?? "")")
+        // The first read's frame writes the rows before the cut; the next frame the rest that
+        // scrolls off, in one piece, or only up to the cut when a ZWJ ends the first read.
+        let written = outcome.frames.prefix(2).flatMap(\.bytes)
+        if afterJoiner {
+            #expect(written.count == cut && written[...] == input[..<cut])
+        } else {
+            let unseen = Array((1...(300 - 24)).map { "\($0) \(line)" }.joined().utf8)
+            #expect(written.count >= unseen.count && written[..<unseen.count] == input[..<unseen.count])
+        }
+    }
+
     @Test("a line whose cluster ends in ZWJ is not joined to the next read's bytes by the bulk path")
     func bulkStopsAtJoiner() {
         var queue = TokenQueue()

@@ -63,6 +63,72 @@ struct TokenizerTests {
         #expect(Self.coveredBytes(byByte.tokens, byByte.store) == bytes)
     }
 
+    /// Tokens of `chunks` by a tokenizer that packs runs (as a `TokenStream`'s does), runs split
+    /// into their clusters by `GraphemeBreak.cluster`, and the cluster count it reported.
+    static func packedTokens(_ chunks: [[UInt8]], simpleClusterRuns: Bool) -> (tokens: [Token], clusters: Int) {
+        var store = ByteStore()
+        var tokenizer = Tokenizer()
+        tokenizer.packsRuns = true
+        tokenizer.simpleClusterRuns = simpleClusterRuns
+        var queue = TokenQueue()
+        var clusters = 0
+        for chunk in chunks {
+            store.append(contentsOf: chunk)
+            clusters += tokenizer.scan(store, into: &queue)
+        }
+        clusters += tokenizer.finish(store, into: &queue)
+        var tokens: [Token] = []
+        queue.forEachFromOldest(run: { start, length, count in
+            var s = start, n = 0
+            while s < start + length {
+                let (end, width) = store.withUnsafeBytes { base, shift in
+                    GraphemeBreak.cluster(in: base, from: s + shift, to: start + length + shift, ambiguousIsWide: false,
+                                          ambiguousIsUncertain: false)
+                }
+                tokens.append(.cluster(start: s, length: end - shift(store) - s, width: width.cells, isCertain: width.isCertain))
+                s = end - shift(store)
+                n += 1
+            }
+            if n != count { tokens.append(.raw(start: -1, length: n - count)) }  // a miscount shows as a token
+            return true
+        }) { tokens.append($0); return true }
+        return (tokens, clusters)
+    }
+
+    private static func shift(_ store: ByteStore) -> Int { store.withUnsafeBytes { _, shift in shift } }
+
+    @Test("runs of clusters of the common shape packed in one step give the tokens and counts of one cluster at a time",
+          arguments: [UInt64(1), 2, 3])
+    func simpleClusterRunsAgree(seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        let samples = GraphemeBreakTests.samples
+        // Common letters and marks more often than the rest, so runs of the common shape form.
+        let common: [Unicode.Scalar] = ["a", " ", "\u{E9}", "\u{301}", "\u{4E2D}", "\u{915}", "\u{93F}", "\u{94D}", "\u{E01}",
+                                        "\u{E31}", "\u{628}", "\u{64E}", "\u{1F44B}", "\u{1F3FD}", "\u{FE0F}", "\u{200D}", "\u{AC00}",
+                                        "\u{AC01}", "\u{1100}", "\u{1161}", "\u{11A8}"]
+        var differing: [String] = []
+        for _ in 0..<3_000 {
+            var scalars: [Unicode.Scalar] = []
+            for _ in 0..<Int.random(in: 1...40, using: &rng) {
+                if Bool.random(using: &rng) {
+                    scalars.append(common[Int.random(in: 0..<common.count, using: &rng)])
+                } else {
+                    let group = samples[Int.random(in: 0..<samples.count, using: &rng)]
+                    scalars.append(group[Int.random(in: 0..<group.count, using: &rng)])
+                }
+            }
+            let bytes = Array(String(String.UnicodeScalarView(scalars)).utf8)
+            let cuts = (0..<Int.random(in: 0...3, using: &rng)).map { _ in Int.random(in: 1...bytes.count, using: &rng) }
+            let chunks = Self.split(bytes, at: cuts)
+            let fast = Self.packedTokens(chunks, simpleClusterRuns: true)
+            let slow = Self.packedTokens(chunks, simpleClusterRuns: false)
+            if fast.tokens != slow.tokens || fast.clusters != slow.clusters {
+                differing.append(scalars.map { String($0.value, radix: 16, uppercase: true) }.joined(separator: " ") + " cuts \(cuts)")
+            }
+        }
+        #expect(differing.isEmpty, "\(differing.count) differ, first: \(differing.prefix(4))")
+    }
+
     @Test("a short line and the control that ends it are one entry; a combining mark in the next read still joins")
     func linesAreOneEntry() {
         let lines = Self.tokenize([Array("ab\ncd\rxy\u{1B}[m".utf8)])

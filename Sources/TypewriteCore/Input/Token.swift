@@ -405,8 +405,8 @@ package struct TokenQueue: Sendable {
                     tokens += 1
                 case 1:
                     // A cluster, of certain width or not (the line feed makes the column certain
-                    // again); not one that joined scalars from a later read (`extend`), which keeps
-                    // its own write.
+                    // again); not one that joined scalars from a later read (`extend`), which the
+                    // token loop writes (in a write of its own after a ZWJ).
                     bytes = Int(entry.word >> 24)
                     guard let accepts = acceptsCluster, accepts(entry.start, bytes) else { return line }
                     n = 1; ends = false

@@ -45,6 +45,9 @@ package struct Tokenizer: Sendable {
     /// Whether the tokenizer packs clusters into runs (`TokenQueue.appendToRun`), which only a
     /// `TokenStream` reads back.
     package var packsRuns = false
+    /// Whether runs of clusters of the common shape (`GraphemeBreak.simpleClusters`) are packed in
+    /// one step; off only for the tests that compare the two ways.
+    var simpleClusterRuns = true
     /// Cells of the whole token the last cluster ends (more than the cluster's own when a ZWJ joined
     /// it to the cluster before), of that cluster alone, and whether the token's width is certain:
     /// a continuation replaces the cluster's part of the token, not the whole token.
@@ -445,6 +448,42 @@ package struct Tokenizer: Sendable {
             (tokenWidth, clusterWidth, tokenIsCertain) = (width.cells, width.cells, width.isCertain)
         }
 
+        /// Packs the clusters of the common shape from `start` (`GraphemeBreak.startsSimpleCluster`,
+        /// with a boundary before it and the cluster before it closed) into the run in
+        /// one entry, without a width or a state per cluster (a run's widths are measured when it
+        /// is split), and makes the last one, which may go on, the cluster being read. Returns
+        /// where reading goes on.
+        func packSimpleClusters(from start: Int, _ tokens: inout TokenQueue) -> Int {
+            if asciiStart >= 0 {
+                tokens.append(.text(start: asciiStart, count: start - asciiStart))
+                clusters += start - asciiStart
+                asciiStart = -1
+            }
+            let limit = min(upper, start + TokenQueue.runByteLimit - 4)
+            let run = GraphemeBreak.simpleClusters(in: base, from: start + shift, to: limit + shift)
+            let complete = run.complete - shift, end = run.end - shift
+            if run.count > 0 {
+                tokens.appendToRun(start: start, length: complete - start, clusters: run.count)
+                runEnd = complete
+                clusters += run.count
+            }
+            // The state after the open cluster's scalars does not depend on what came before its
+            // first (`GraphemeBreak.isBeforeSimpleCluster`).
+            state = GraphemeBreak()
+            measure = CellWidth.Accumulator()
+            clusterStart = complete
+            var k = complete
+            while k < end {
+                let (v, n) = GraphemeBreak.decode(base, at: k + shift)
+                _ = state.isBoundary(before: v < 0x80 ? GraphemeBreak.printableASCII : GraphemeBreak.properties(v))
+                measure.add(v, ambiguousIsWide: wide, ambiguousIsUncertain: ambiguousUncertain)
+                k += n
+            }
+            isASCII = end - complete == 1 && base.load(fromByteOffset: complete + shift, as: UInt8.self) < 0x80
+            endsInJoiner = false
+            return end
+        }
+
         var i = lower
         while i < upper {
             let byte = base.load(fromByteOffset: i + shift, as: UInt8.self)
@@ -453,6 +492,10 @@ package struct Tokenizer: Sendable {
                 // bytes up to the last one before a non-ASCII scalar are clusters of one byte
                 // each and join the run at once (the last may still take a combining mark).
                 close(at: i, &tokens)
+                if runEnd == i && simpleClusterRuns {
+                    i = packSimpleClusters(from: i, &tokens)
+                    continue
+                }
                 if runEnd == i {
                     var j = i + 1
                     while j < upper && j - i <= TokenQueue.runByteLimit
@@ -480,6 +523,13 @@ package struct Tokenizer: Sendable {
             } else {
                 (value, length) = GraphemeBreak.decode(base, at: i + shift)
                 properties = GraphemeBreak.properties(value)
+                if packs && simpleClusterRuns && GraphemeBreak.startsSimpleCluster(properties) && state.isBeforeSimpleCluster
+                    && (i > lower || continues) {
+                    // A boundary before it (GB999, see `GraphemeBreak.simpleClusters`).
+                    close(at: i, &tokens)
+                    i = packSimpleClusters(from: i, &tokens)
+                    continue
+                }
             }
             if state.isBoundary(before: properties) {
                 if i > lower || continues { close(at: i, &tokens) }

@@ -31,6 +31,8 @@ extension FadeRenderer {
         // later read starts a new write, as with cat.
         var joinerBoundary: Int? = nil
         var joinerWriteStart = out.count
+        /// Whether the cluster taken last in this frame ends in ZWJ.
+        var afterJoiner = false
         loop: while let token = stream.first {
             var joining = false
             if let boundary = joinerBoundary {
@@ -48,6 +50,7 @@ extension FadeRenderer {
             switch token {
             case .text(let s, let n):
                 joinerBoundary = nil  // printable ASCII: the ZWJ joins nothing (tmux drops it)
+                afterJoiner = false
                 guard revealed < target else { break loop }
                 if revealed + n <= settledEdge
                     && writeSettledLines(upTo: settledEdge, byteLimit: framing.byteLimit - (out.count - framing.start), into: &out) {
@@ -65,6 +68,7 @@ extension FadeRenderer {
                 // line starts, not at every cluster of a line that is not whole yet).
                 if !joining && revealed < settledEdge && model.column == 0
                     && writeSettledLines(upTo: settledEdge, byteLimit: framing.byteLimit - (out.count - framing.start), into: &out) {
+                    afterJoiner = false
                     continue
                 }
                 // Joined to the ZWJ (tmux: no cell of its own) or not (xterm), or right after a
@@ -77,16 +81,21 @@ extension FadeRenderer {
                 revealed += 1
                 stream.removeFirst()
                 joinerBoundary = nil
-                if stream.endsInJoiner(s, n) { joinerBoundary = stream.readEnd(atOrAfter: s + n); joinerWriteStart = out.count - n }
+                afterJoiner = stream.endsInJoiner(s, n)
+                if afterJoiner { joinerBoundary = stream.readEnd(atOrAfter: s + n); joinerWriteStart = out.count - n }
             case .extend(let s, let n, let width, let certain):
-                // It arrived in a later read than the token before it: a write of its own, as with
-                // cat (tmux joins a ZWJ only within one read).
-                if !finishing && stream.count < tokensAtStart { break loop }
+                // It arrived in a later read than the token before it. After a ZWJ it is a write of
+                // its own, as with cat (tmux joins a ZWJ only within one read); any other extension
+                // (a combining mark, a skin tone, a flag's second half, a Hangul jamo, VS16) joins its
+                // cluster in tmux whether or not it comes in the same write, so it goes in this one
+                // (docs/terminals.md#joiners).
+                if !finishing && stream.count < tokensAtStart && afterJoiner { break loop }
                 let dropped = model.utf8Interrupted
                 model.utf8Interrupted = false
                 extend(stream[s..<(s + n)], start: s, width: width, certain: certain && !dropped, moves: moves, into: &out)
                 stream.removeFirst()
-                if stream.endsInJoiner(s, n) { joinerBoundary = stream.readEnd(atOrAfter: s + n); joinerWriteStart = out.count - n }
+                afterJoiner = stream.endsInJoiner(s, n)
+                if afterJoiner { joinerBoundary = stream.readEnd(atOrAfter: s + n); joinerWriteStart = out.count - n }
             case .control(_, let byte):
                 if barrierWaits && byte != 0x07 && byte != 0x00 { break loop }
                 control(byte, moves: moves, into: &out)

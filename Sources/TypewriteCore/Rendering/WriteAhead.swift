@@ -124,13 +124,18 @@ struct WriteAhead: Sendable {
     }
 
     /// Clusters to write at once so that the memory held, `pending` bytes, falls to half of the
-    /// limit; 0 while it is below the limit.
+    /// limit; 0 while it is below the limit. A run of clusters is taken whole (at most
+    /// `TokenQueue.runByteLimit` bytes past the half): splitting it would segment every cluster again.
     /// - Parameter written: clusters written so far.
     func clustersOverMemoryLimit(_ stream: TokenStream, pending: Int, written: Int) -> Int {
         guard let limit = memoryLimit, pending > limit else { return 0 }
         var toFree = pending - limit / 2
         var clusters = written
-        stream.forEachFromOldest { token in
+        stream.queue.forEachFromOldest(run: { _, length, count in
+            clusters += count
+            toFree -= length + TokenQueue.bytesPerEntry
+            return toFree > 0
+        }) { token in
             let bytes: Int
             switch token {
             case .text(_, let n): bytes = n; clusters += n

@@ -111,6 +111,68 @@ package struct GraphemeBreak: Sendable, Equatable {
         return ((b0 & 0x07) << 18 | b1 << 12 | b2 << 6 | b3, 4)
     }
 
+    /// Whether a scalar with these table bytes starts a cluster of the common shape: Other of
+    /// Indic_Conjunct_Break None or Consonant (printable ASCII included), or a Hangul LV or LVT syllable.
+    @inline(__always)
+    package static func startsSimpleCluster(_ properties: UInt8) -> Bool {
+        let kind = properties & 0xF
+        return kind == other && properties & 0x10 == 0 || kind == lv || kind == lvt
+    }
+
+    /// Whether, in this state, a boundary comes before any scalar that ``startsSimpleCluster(_:)``
+    /// (see ``simpleClusters(in:from:to:)``), and the state after that scalar's cluster does not
+    /// depend on the state before it.
+    var isBeforeSimpleCluster: Bool {
+        let p = previous
+        return (p == Self.other || p == Self.extend || p == Self.spacingMark || p == Self.lv || p == Self.lvt)
+            && conjunct != 2 && pictographic != 2
+    }
+
+    /// Clusters of the common shape in a row, from `start` (a scalar that ``startsSimpleCluster(_:)``,
+    /// with a boundary before it) in valid UTF-8 text `bytes` with no controls, scanning whole
+    /// scalars that begin before `limit`: each cluster is one such scalar (an Other scalar of
+    /// Indic_Conjunct_Break None or Consonant, printable ASCII included, or a Hangul LV or LVT
+    /// syllable) followed by Extend or SpacingMark scalars that are not Indic_Conjunct_Break Linkers.
+    ///
+    /// Within such a run UAX #29 puts a boundary before each starting scalar and none before the
+    /// others: after Other, LV, LVT, Extend or SpacingMark, and before Other, LV or LVT, only GB9,
+    /// GB9a (no boundary before Extend, SpacingMark) and GB999 apply, since GB6 needs an L before,
+    /// GB7 and GB8 a V or T after, GB9b a Prepend before, GB9c a Linker, GB11 a ZWJ and GB12/GB13
+    /// regional indicators. So one table lookup per scalar, and no state, finds them.
+    /// - Returns: `complete`, the end of the last cluster known to be whole (where the next one
+    ///   starts), and `count`, the clusters in `start..<complete`; `end`, where the scan stopped
+    ///   (before the first scalar of another shape, or at `limit`): the cluster `complete..<end`
+    ///   may go on past it.
+    @inline(__always)
+    package static func simpleClusters(in bytes: UnsafeRawPointer, from start: Int, to limit: Int)
+        -> (complete: Int, count: Int, end: Int) {
+        var open = start, count = 0
+        var i = start + decode(bytes, at: start).length
+        while i < limit {
+            if bytes.load(fromByteOffset: i, as: UInt8.self) < 0x80 {
+                // Printable ASCII: Other, InCB None.
+                count += 1
+                open = i
+                i += 1
+                continue
+            }
+            let (value, length) = decode(bytes, at: i)
+            let p = properties(value), kind = p & 0xF, conjunctClass = (p &>> 4) & 3
+            if kind == other && conjunctClass & 1 == 0 || kind == lv || kind == lvt {
+                // Other of InCB None or Consonant, or a Hangul syllable: a boundary before it; it
+                // starts the next cluster.
+                count += 1
+                open = i
+            } else if (kind == extend || kind == spacingMark) && conjunctClass != 1 {
+                // Extend or SpacingMark, not a Linker: part of the open cluster.
+            } else {
+                break
+            }
+            i += length
+        }
+        return (open, count, i)
+    }
+
     /// Where the grapheme cluster that starts at byte offset `start` of valid UTF-8 `bytes` ends
     /// (at most `end`), segmenting from a fresh state (`start` must be a boundary, or the start of
     /// the text), with the cluster's width in cells measured as ``CellWidth/measure(_:ambiguousIsWide:)``.
