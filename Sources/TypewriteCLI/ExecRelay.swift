@@ -28,6 +28,8 @@ struct ExecRelay {
     private(set) var keyWait = KeyWait()
     /// Bytes from standard input the pty has not taken yet.
     private var toChild: [UInt8] = []
+    /// Whether `due` has found the pty drained after the command ended (it does so once).
+    private var drainReported = false
     /// Until when they wait after a key that sends a signal (seconds).
     private var heldUntil: Seconds = -.infinity
     /// How long the keys after one that sends a signal (Control-C) wait, in seconds: the line
@@ -165,7 +167,7 @@ struct ExecRelay {
     private var deadline: Seconds? {
         var times: [Seconds] = []
         if let t = keyWait.deadline { times.append(t) }
-        if child.exitStatus != nil { times.append((lastOutputAt ?? startedAt) + Self.drainQuiet) }
+        if child.exitStatus != nil, !drainReported { times.append((lastOutputAt ?? startedAt) + Self.drainQuiet) }
         if !keysAreTerminal, child.exitStatus == nil, let t = quietEnd.deadline { times.append(t) }
         return times.min()
     }
@@ -197,7 +199,10 @@ struct ExecRelay {
             endOfFileOwed = false
             if let eof = System.terminalSettings(child.master)?.endOfFileCharacter { toChild = [eof]; flushToChild(at: time) }
         }
-        result.drained = child.exitStatus != nil && time - (lastOutputAt ?? startedAt) >= Self.drainQuiet
+        if !drainReported, child.exitStatus != nil, time - (lastOutputAt ?? startedAt) >= Self.drainQuiet {
+            drainReported = true  // once: the pty is not read after it, and its deadline is gone
+            result.drained = true
+        }
         return result
     }
 
