@@ -96,6 +96,50 @@ struct FloodTests {
         }
     }
 
+    @Test("lines ended by CR LF (a pty's output) scroll off in bulk too, whether or not a LF alone returns the carriage",
+          arguments: [true, false])
+    func scrollAheadCRLF(newlineReturnsCarriage: Bool) {
+        let input = Array((1...3000).map { "\($0) café 潮だまり résumé\r\n" }.joined().utf8)
+        var driver = Self.driver(rows: 24)
+        driver.configuration.newlineReturnsCarriage = newlineReturnsCarriage
+        let outcome = driver.run([RenderHarness.Chunk(delay: 0.05, bytes: input)])
+        #expect(outcome.finished)
+        var ours = VirtualTerminal(columns: 80, rows: 24, newlineIsCRLF: newlineReturnsCarriage)
+        for frame in outcome.frames { ours.feed(frame.bytes) }
+        var cat = VirtualTerminal(columns: 80, rows: 24, newlineIsCRLF: newlineReturnsCarriage)
+        cat.feed(input)
+        #expect(ours.snapshot() == cat.snapshot(), "\(ours.snapshot().diff(cat.snapshot()) ?? "")")
+        let unseen = Array((1...(3000 - 24)).map { "\($0) café 潮だまり résumé\r\n" }.joined().utf8)
+        #expect(Array(outcome.frames[0].bytes.prefix(unseen.count)) == unseen)
+    }
+
+    @Test("the bulk path ends a line at CR LF, at LF alone only where it returns the carriage, never at a CR alone")
+    func bulkLineEnds() {
+        func queue(_ tokens: [Token]) -> TokenQueue {
+            var q = TokenQueue()
+            for token in tokens { q.append(token) }
+            return q
+        }
+        // "ab\r\n" then "c\r" + "d\n": the CR not followed by LF ends what is taken.
+        let crlf: [Token] = [.text(start: 0, count: 2), .control(start: 2, byte: 0x0D), .control(start: 3, byte: 0x0A),
+                             .text(start: 4, count: 1), .control(start: 5, byte: 0x0D), .text(start: 6, count: 1),
+                             .control(start: 7, byte: 0x0A)]
+        for bare in [true, false] {
+            var q = queue(crlf)
+            #expect(q.removeLines(clusterLimit: 100, byteLimit: 100, bareLineFeedEnds: bare).map { [$0.bytes.upperBound, $0.clusters] } == [4, 2])
+            #expect(q.removeLines(clusterLimit: 100, byteLimit: 100, bareLineFeedEnds: bare) == nil)
+        }
+        // "ab\n": a line only where a LF alone returns the carriage (the tty's ONLCR).
+        let lf: [Token] = [.text(start: 0, count: 2), .control(start: 2, byte: 0x0A)]
+        var withONLCR = queue(lf), raw = queue(lf)
+        #expect(withONLCR.removeLines(clusterLimit: 100, byteLimit: 100, bareLineFeedEnds: true)?.bytes == 0..<3)
+        #expect(raw.removeLines(clusterLimit: 100, byteLimit: 100, bareLineFeedEnds: false) == nil)
+        // A lone CR LF after a cluster.
+        var cluster = queue([.cluster(start: 0, length: 2, width: 1, isCertain: true), .control(start: 2, byte: 0x0D),
+                             .control(start: 3, byte: 0x0A)])
+        #expect(cluster.removeLines(clusterLimit: 100, byteLimit: 100, bareLineFeedEnds: false) { _, _ in true }?.bytes == 0..<4)
+    }
+
     @Test("a line whose cluster ends in ZWJ is not joined to the next read's bytes by the bulk path")
     func bulkStopsAtJoiner() {
         var queue = TokenQueue()

@@ -373,14 +373,16 @@ package struct TokenQueue: Sendable {
         return token
     }
 
-    /// Removes the oldest tokens while they are whole lines of text, each ended by LF, contiguous,
-    /// of at most `clusterLimit` clusters and `byteLimit` bytes in all: runs of printable ASCII,
-    /// and grapheme clusters of certain width that `acceptsCluster(start, length)` takes (a line
-    /// feed makes the column certain again whatever they did to it); nil for `acceptsCluster`
-    /// takes none. Returns their bytes' absolute offsets and the clusters they hold; nil when the
+    /// Removes the oldest tokens while they are whole lines of text, each ended by CR LF (or by LF
+    /// alone with `bareLineFeedEnds`: the tty's ONLCR makes it CR LF), contiguous, of at most
+    /// `clusterLimit` clusters and `byteLimit` bytes in all: runs of printable ASCII, and grapheme
+    /// clusters of certain width that `acceptsCluster(start, length)` takes (the carriage return
+    /// and line feed make the column certain again whatever they did to it); nil for
+    /// `acceptsCluster` takes none. A CR not followed at once by LF (a progress line) ends the
+    /// lines taken. Returns their bytes' absolute offsets and the clusters they hold; nil when the
     /// oldest tokens are not such a line.
-    mutating func removeLines(clusterLimit: Int, byteLimit: Int, acceptsCluster: ((Int, Int) -> Bool)? = nil)
-        -> (bytes: Range<Int>, clusters: Int)? {
+    mutating func removeLines(clusterLimit: Int, byteLimit: Int, bareLineFeedEnds: Bool = true,
+                              acceptsCluster: ((Int, Int) -> Bool)? = nil) -> (bytes: Range<Int>, clusters: Int)? {
         let allowClusters = acceptsCluster != nil
         guard !isEmpty else { return nil }
         let first = entries[head].start
@@ -389,20 +391,32 @@ package struct TokenQueue: Sendable {
             var end = first, clusters = 0, tokens = 0, i = head
             var line = (i: head, end: first, clusters: 0, tokens: 0)
             let byteEnd = first + byteLimit
+            var carriageReturned = false  // the entry before ends in CR: only a LF may follow
             while i < entries.count {
                 let entry = entries[i]
                 let n: Int, bytes: Int, ends: Bool
+                let lineFeed = entry.word & 0b111 == 3 && entry.word & 0xFF00 == 0x0A00
+                if carriageReturned != lineFeed && !(lineFeed && bareLineFeedEnds) { return line }
+                carriageReturned = false
                 switch entry.word & 0b111 {
                 case 0 where entry.word & 0b1000 == 0:
                     guard allowClusters else { return line }
                     n = Int(entry.word >> 16); bytes = n; ends = false
                     tokens += 1
-                case 0 where entry.word & 0xFF00 == 0x0A00:
+                case 0 where entry.word & 0xFF00 == 0x0A00 && bareLineFeedEnds:
                     n = Int(entry.word >> 16); bytes = n + 1; ends = true
                     tokens += 2
+                case 0 where entry.word & 0xFF00 == 0x0D00:
+                    n = Int(entry.word >> 16); bytes = n + 1; ends = false
+                    tokens += 2
+                    carriageReturned = true
                 case 3 where entry.word & 0xFF00 == 0x0A00:
                     n = 0; bytes = 1; ends = true
                     tokens += 1
+                case 3 where entry.word & 0xFF00 == 0x0D00:
+                    n = 0; bytes = 1; ends = false
+                    tokens += 1
+                    carriageReturned = true
                 case 1:
                     // A cluster, of certain width or not (the line feed makes the column certain
                     // again); not one that joined scalars from a later read (`extend`), which the

@@ -89,13 +89,19 @@ struct TokenStream: Sendable {
 
     mutating func replaceFirst(with token: Token) { queue.replaceFirst(with: token) }
 
-    /// Takes whole settled lines of text from the front (`TokenQueue.removeLines`): printable
+    /// Takes whole settled lines of text from the front (`TokenQueue.removeLines`, with
+    /// `bareLineFeedEnds` when a LF alone returns the carriage too): printable
     /// ASCII, and with `clusters` grapheme clusters of certain width too, but none that ends in
     /// ZWJ (its read boundary stays a write boundary: `docs/terminals.md#joiners`).
-    mutating func removeLines(clusterLimit: Int, byteLimit: Int, clusters: Bool) -> (bytes: Range<Int>, clusters: Int)? {
-        guard clusters else { return queue.removeLines(clusterLimit: clusterLimit, byteLimit: byteLimit) }
+    mutating func removeLines(clusterLimit: Int, byteLimit: Int, bareLineFeedEnds: Bool = true,
+                              clusters: Bool) -> (bytes: Range<Int>, clusters: Int)? {
+        guard clusters else {
+            return queue.removeLines(clusterLimit: clusterLimit, byteLimit: byteLimit, bareLineFeedEnds: bareLineFeedEnds)
+        }
         let store = self.store
-        return queue.removeLines(clusterLimit: clusterLimit, byteLimit: byteLimit) { !Self.endsInJoiner(store, $0, $1) }
+        return queue.removeLines(clusterLimit: clusterLimit, byteLimit: byteLimit, bareLineFeedEnds: bareLineFeedEnds) {
+            !Self.endsInJoiner(store, $0, $1)
+        }
     }
 
     subscript(offset: Int) -> UInt8 { store[offset] }

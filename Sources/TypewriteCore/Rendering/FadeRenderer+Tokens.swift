@@ -171,14 +171,17 @@ extension FadeRenderer {
     }
 
     /// Writes whole settled lines of text at once (a flood of short lines, or rows that scroll off
-    /// unseen), while nothing fades and the pen is the input's. Each LF ends at column 0 (the tty's
-    /// ONLCR), whatever the clusters before it did to the column, so no per-line bookkeeping is
-    /// needed. Not right after a UTF-8 sequence cut short (tmux then drops the next non-ASCII
-    /// character, which the model follows cluster by cluster). Returns whether it wrote any.
+    /// unseen), while nothing fades and the pen is the input's. Each line ends at column 0 —
+    /// by CR LF, or by LF alone where the tty's ONLCR makes it CR LF (a pipe's text; a pty's output
+    /// under `--exec` arrives as CR LF) — whatever the clusters before it did to the column, so no
+    /// per-line bookkeeping is needed. Not right after a UTF-8 sequence cut short (tmux then drops
+    /// the next non-ASCII character, which the model follows cluster by cluster). Returns whether
+    /// it wrote any.
     mutating func writeSettledLines(upTo settledEdge: Int, byteLimit: Int, into out: inout [UInt8]) -> Bool {
-        guard live.isEmpty, !markdown.isOn, model.columns != nil, configuration.newlineReturnsCarriage, !model.autowrapOff,
+        guard live.isEmpty, !markdown.isOn, model.columns != nil, !model.autowrapOff,
               !model.penIsUnknown, pens.terminal == model.pen,
               let lines = stream.removeLines(clusterLimit: settledEdge - revealed, byteLimit: max(byteLimit, 1),
+                                             bareLineFeedEnds: configuration.newlineReturnsCarriage,
                                              clusters: !model.utf8Interrupted) else { return false }
         out.append(contentsOf: stream[lines.bytes])
         revealed += lines.clusters
