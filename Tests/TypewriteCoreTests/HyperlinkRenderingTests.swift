@@ -171,6 +171,55 @@ struct HyperlinkRenderingTests {
         }
     }
 
+    /// Escape sequences inside a destination or a bare URL: the terminal shows no cell for them,
+    /// but the bytes are there, so the destination holds control characters and nothing is linked
+    /// (as `MarkdownHighlighter.links(of:)` on the raw bytes, the reference, finds).
+    static let sequencesInDestinations: [String] = [
+        "[x](https://a.example/\u{1B}[31mred) after\n",
+        "see https://a.example/\u{1B}[31mred\u{1B}[0m here\n",
+        "see https://a.exa\u{1B}[1mmple/red here\n",
+        "[x](https://a.example/x\u{1B}]0;title\u{7}y) after\n",
+        "<https://a.example/\u{1B}[4mx> after\n",
+        "see www.a.example/\u{1B}[31mred here\n",
+        "[r] used\n\n[r]: https://a.example/\u{1B}[1mx\n",
+    ]
+
+    @Test("an escape sequence inside a destination or a bare URL: nothing linked, whatever the pieces",
+          arguments: sequencesInDestinations)
+    func sequenceInDestination(text: String) {
+        let bytes = Array(text.utf8)
+        for cuts in [[], Array(1..<bytes.count), [bytes.count / 2]] {
+            let screen = Self.harness().screens(RenderHarness.chunks(bytes, cuts: cuts), margin: .xterm).typewrite
+            let linked = screen.lines.flatMap { $0 }.filter { $0.link != nil }.map(\.text).joined()
+            #expect(linked.isEmpty, "cells linked: \(linked.debugDescription), cuts \(cuts.count)")
+        }
+        #expect(MarkdownHighlighter.links(of: bytes).allSatisfy { $0.destination == nil }, "the reference links nothing")
+    }
+
+    @Test("around escape sequences outside destinations, links and styles stay")
+    func sequencesAroundLinks() {
+        let text = "\u{1B}[1m**bold**\u{1B}[0m and [x](https://a.example/) \u{1B}[34m[y](https://b.example/)\u{1B}[0m\n"
+            + "https://c.example/ \u{1B}[2mend\u{1B}[0m\n"
+        let bytes = Array(text.utf8)
+        for cuts in [[], Array(1..<bytes.count)] {
+            let screen = Self.harness().screens(RenderHarness.chunks(bytes, cuts: cuts), margin: .xterm).typewrite
+            func cell(_ s: String, row: Int) -> VirtualTerminal.Cell {
+                let cells = screen.lines[row], line = VirtualTerminal.lineText(cells)
+                guard let found = line.range(of: s) else { Issue.record("no \(s) in \(line)"); return .blank }
+                return cells[line.distance(from: line.startIndex, to: found.lowerBound)]
+            }
+            #expect(cell("bold", row: 0).style.bold)
+            #expect(cell("[x]", row: 0).link == nil && cell("and", row: 0).link == nil)
+            #expect(cell("x]", row: 0).link?.hasSuffix(";https://a.example/") == true)
+            // In the input's own colour: linked when its destination is known as it is drawn (a
+            // repaint would not keep the input's pen), and never to another destination.
+            let y = cell("y]", row: 0).link
+            #expect(y?.hasSuffix(";https://b.example/") ?? !cuts.isEmpty, "\(y ?? "none")")
+            #expect(cell("https", row: 1).link?.hasSuffix(";https://c.example/") == true)
+            #expect(cell("end", row: 1).link == nil)
+        }
+    }
+
     @Test("with hyperlinks off, no OSC 8 is added")
     func off() {
         let output = Self.harness(links: false).output(RenderHarness.chunks(Array(Self.answer.utf8)))

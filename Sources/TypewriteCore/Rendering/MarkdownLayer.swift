@@ -1,5 +1,5 @@
-/// The markdown side of the fade renderer: it feeds the answer's text (the input without its
-/// escape sequences) to a `MarkdownHighlighter` as it arrives, keeps the look of every byte not
+/// The markdown side of the fade renderer: it feeds the answer's text (the input with each escape
+/// sequence reduced to its ESC) to a `MarkdownHighlighter` as it arrives, keeps the look of every byte not
 /// yet written, and remembers where each cluster it wrote on the screen is, so that a restyle
 /// (later text proved a guess wrong) can repaint it in place — never a row that scrolled off.
 struct MarkdownLayer: Sendable {
@@ -22,7 +22,7 @@ struct MarkdownLayer: Sendable {
     private var segments: [(markdown: Int, input: Int)] = []
     /// Storage `inputRanges` reuses.
     private var rangeScratch: [Range<Int>] = []
-    /// The look of every input byte from `looksBase` to `fedEnd` (0 = plain, and escape sequences).
+    /// The look of every input byte from `looksBase` to `fedEnd` (0 = plain, and escape sequences, whose ESC is fed but never drawn).
     private var looks: [UInt8] = []
     private var looksBase = 0
     /// Looks named by number: SGR parameters.
@@ -94,17 +94,28 @@ struct MarkdownLayer: Sendable {
         writtenEnd = offset
     }
 
-    /// Feeds the input bytes `store[fedEnd..<end]` except the escape sequences in `skip`
-    /// (increasing, within that range).
-    mutating func feed(_ store: ByteStore, to end: Int, skipping skip: [Range<Int>]) {
+    /// Feeds the input bytes `store[fedEnd..<end]`, each escape sequence in `sequences`
+    /// (increasing, within that range) as its first byte alone, ESC.
+    ///
+    /// The terminal shows no cell for a sequence, but a CommonMark + GFM parser reading the input
+    /// finds its bytes there: inside a link destination or a bare URL they are control characters,
+    /// and what holds them is no safe link (CommonMark 0.31.2, 6.3: a destination has no ASCII
+    /// control character; `MarkdownLink.destination`). One ESC in the sequence's place keeps that
+    /// (`[x](https://a.example/ESC[31mred)` and `https://a.example/ESC[31mred` link nothing, as on the
+    /// raw bytes) without feeding the sequence's parameters as text (an OSC's title is no markdown).
+    /// The ESC's markdown offset maps to the sequence's first byte, which is never drawn.
+    mutating func feed(_ store: ByteStore, to end: Int, sequences: [Range<Int>]) {
         guard end > fedEnd else { return }
         looks.append(contentsOf: repeatElement(0, count: end - fedEnd))
         if linksOn { linkOf.append(contentsOf: repeatElement(0, count: end - fedEnd)) }
         var at = fedEnd
-        var skip = skip
+        // What is skipped: each sequence but its ESC, and the moves a snapshot wrote (not text).
+        var skip = sequences.map { range -> Range<Int> in
+            range.count > 0 && store[range.lowerBound] == 0x1B ? (range.lowerBound + 1)..<range.upperBound : range
+        }
         let lower = max(fedEnd, notText.lowerBound), upper = min(end, notText.upperBound)
         if lower < upper {
-            // Merged in order with the escape sequences (the moves are sequences and a CR).
+            // The moves are sequences and a CR: none of their bytes is fed, not even an ESC.
             skip.append(lower..<upper)
             skip.sort { $0.lowerBound < $1.lowerBound }
         }
