@@ -146,6 +146,31 @@ struct HyperlinkRenderingTests {
         Self.checkSettledFirst("Use [the docs][d] for this.\n\n", then: "[d]: https://docs.example/ \"Docs\"\n\nafter\n")
     }
 
+    @Test("after a C1 control that moves the cursor at most, a late definition links in place from the next line")
+    func lateDefinitionAfterNEL() {
+        Self.checkSettledFirst("a\u{85}b\nUse [the docs][d] for this.\n\n", then: "[d]: https://docs.example/ \"Docs\"\n\nafter\n")
+    }
+
+    /// After a C1 control that opens a sequence (kitty reads `U+009B 31m` as an SGR) the pen is not
+    /// known until an SGR reset: nothing is repainted, so a late definition may leave its reference
+    /// unlinked there, and links nothing wrongly; after the reset it links in place again.
+    @Test("after a C1 control that opens a sequence, no cell is linked wrongly; after a reset, late links come back")
+    func lateDefinitionAfterCSI() {
+        let first = "a\u{9B}31m b\nUse [the docs][d] for this.\n\n\u{1B}[0mThen [more][d] here.\n\n"
+        let second = "[d]: https://docs.example/\n\nafter\n"
+        let chunks = [RenderHarness.Chunk(delay: 0, bytes: Array(first.utf8)), RenderHarness.Chunk(delay: 3, bytes: Array(second.utf8))]
+        let (typewrite, _) = Self.harness().screens(chunks, margin: .xterm)
+        let (screen, _) = Self.withoutIDs(typewrite)
+        var reference = VirtualTerminal(columns: 80, rows: 24, newlineIsCRLF: true)
+        reference.feed(Self.linkedReference(first + second))
+        let expected = reference.snapshot()
+        for (a, b) in zip(screen.lines, expected.lines) {
+            for (x, y) in zip(a, b) where x.link != nil { #expect(x.link == y.link, "\(VirtualTerminal.lineText(a))") }
+        }
+        let more = screen.lines.first { VirtualTerminal.lineText($0).hasPrefix("Then") }
+        #expect(more?.contains { $0.text == "m" && $0.link == "https://docs.example/" } == true, "linked again after the reset")
+    }
+
     @Test("hostile links: none linked, cat's characters, nothing left open", arguments: MarkdownHostileLinkTests.cases)
     func hostile(text: String) {
         let harness = Self.harness()
