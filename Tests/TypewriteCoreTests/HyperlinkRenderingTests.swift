@@ -221,9 +221,23 @@ struct HyperlinkRenderingTests {
         #expect(MarkdownHighlighter.links(of: bytes).allSatisfy { $0.destination == nil }, "the reference links nothing")
     }
 
+    /// The links of the settled screen, ids left out, against the linked reference's (the raw
+    /// bytes' links): (cells linked where the reference links them otherwise or not at all, cells
+    /// the reference links and the screen does not).
+    static func linkDifferences(_ screen: VirtualTerminal.Snapshot, _ text: String) -> (wrong: Int, missing: Int) {
+        var reference = VirtualTerminal(columns: 80, rows: 24, newlineIsCRLF: true)
+        reference.feed(linkedReference(text))
+        let expected = reference.snapshot()
+        var wrong = 0, missing = 0
+        for (a, b) in zip(withoutIDs(screen).screen.lines, expected.lines) {
+            for (x, y) in zip(a, b) where x.link != y.link { if x.link == nil { missing += 1 } else { wrong += 1 } }
+        }
+        return (wrong, missing)
+    }
+
     @Test("around escape sequences outside destinations, links and styles stay")
     func sequencesAroundLinks() {
-        let text = "\u{1B}[1m**bold**\u{1B}[0m and [x](https://a.example/) \u{1B}[34m[y](https://b.example/)\u{1B}[0m\n"
+        let text = "\u{1B}[1m**bold**\u{1B}[0m and [x](https://a.example/) \u{1B}[34m[y](https://b.example/)\u{1B}[0m\n\n"
             + "https://c.example/ \u{1B}[2mend\u{1B}[0m\n"
         let bytes = Array(text.utf8)
         for cuts in [[], Array(1..<bytes.count)] {
@@ -240,8 +254,27 @@ struct HyperlinkRenderingTests {
             // repaint would not keep the input's pen), and never to another destination.
             let y = cell("y]", row: 0).link
             #expect(y?.hasSuffix(";https://b.example/") ?? !cuts.isEmpty, "\(y ?? "none")")
-            #expect(cell("https", row: 1).link?.hasSuffix(";https://c.example/") == true)
-            #expect(cell("end", row: 1).link == nil)
+            #expect(cell("https", row: 2).link?.hasSuffix(";https://c.example/") == true)
+            #expect(cell("end", row: 2).link == nil)
+            let wrong = Self.linkDifferences(screen, text).wrong
+            #expect(wrong == 0)
+        }
+    }
+
+    /// A CSI's `[` is an open bracket to a parser of the raw bytes, and cmark-gfm links no bare
+    /// URL or address while one is open: after an SGR in the same paragraph nothing bare is linked.
+    @Test("after an SGR in its paragraph a bare URL is not linked, as on the raw bytes",
+          arguments: ["\u{1B}[1mSee\u{1B}[0m https://a.example/ and www.b.example here\n",
+                      "x \u{1B}[34mhttps://a.example/\u{1B}[0m y\n",
+                      "\u{1B}[1mfoo\u{1B}[0m](https://a.example/) x\n"])
+    func bareURLAfterAnSGR(text: String) {
+        let bytes = Array(text.utf8)
+        for cuts in [[], Array(1..<bytes.count)] {
+            let screen = Self.harness().screens(RenderHarness.chunks(bytes, cuts: cuts), margin: .xterm).typewrite
+            let linked = screen.lines.flatMap { $0 }.filter { $0.link != nil }.map(\.text).joined()
+            #expect(linked.isEmpty, "cells linked: \(linked.debugDescription)")
+            // (On the raw bytes the last one is a link whose text is the SGR's own `0m`: no cell.)
+            #expect(Self.linkDifferences(screen, text).wrong == 0)
         }
     }
 

@@ -1,7 +1,8 @@
 /// The markdown side of the fade renderer: it feeds the answer's text (the input with each escape
-/// sequence reduced to its ESC) to a `MarkdownHighlighter` as it arrives, keeps the look of every byte not
-/// yet written, and remembers where each cluster it wrote on the screen is, so that a restyle
-/// (later text proved a guess wrong) can repaint it in place — never a row that scrolled off.
+/// sequence reduced to its ESC, a CSI to its `ESC [`) to a `MarkdownHighlighter` as it arrives,
+/// keeps the look of every byte not yet written, and remembers where each cluster it wrote on the
+/// screen is, so that a restyle (later text proved a guess wrong) can repaint it in place — never
+/// a row that scrolled off.
 struct MarkdownLayer: Sendable {
     private var highlighter = MarkdownHighlighter()
     /// Markdown offset (counting every document) where the current document starts.
@@ -22,7 +23,7 @@ struct MarkdownLayer: Sendable {
     private var segments: [(markdown: Int, input: Int)] = []
     /// Storage `inputRanges` reuses.
     private var rangeScratch: [Range<Int>] = []
-    /// The look of every input byte from `looksBase` to `fedEnd` (0 = plain, and escape sequences, whose ESC is fed but never drawn).
+    /// The look of every input byte from `looksBase` to `fedEnd` (0 = plain, and escape sequences, whose first bytes are fed but never drawn).
     private var looks: [UInt8] = []
     private var looksBase = 0
     /// Looks named by number: SGR parameters.
@@ -95,23 +96,27 @@ struct MarkdownLayer: Sendable {
     }
 
     /// Feeds the input bytes `store[fedEnd..<end]`, each escape sequence in `sequences`
-    /// (increasing, within that range) as its first byte alone, ESC.
+    /// (increasing, within that range) as its ESC alone, or as `ESC [` for a CSI.
     ///
     /// The terminal shows no cell for a sequence, but a CommonMark + GFM parser reading the input
-    /// finds its bytes there: inside a link destination or a bare URL they are control characters,
-    /// and what holds them is no safe link (CommonMark 0.31.2, 6.3: a destination has no ASCII
-    /// control character; `MarkdownLink.destination`). One ESC in the sequence's place keeps that
-    /// (`[x](https://a.example/ESC[31mred)` and `https://a.example/ESC[31mred` link nothing, as on the
-    /// raw bytes) without feeding the sequence's parameters as text (an OSC's title is no markdown).
-    /// The ESC's markdown offset maps to the sequence's first byte, which is never drawn.
+    /// finds its bytes there, and what is linked must be what it links. Inside a link destination
+    /// or a bare URL the ESC is a control character, and what holds it is no safe link
+    /// (`MarkdownLink.destination`): `[x](https://a.example/ESC[31mred)` and
+    /// `https://a.example/ESC[31mred` link nothing. A CSI's `[` opens a bracket, and cmark-gfm links
+    /// no bare URL while one is open (`ESC[1mSee ESC[0m https://a.example/` links nothing on the raw
+    /// bytes). The rest (parameters, an OSC's title) is not fed: it is no markdown and shows nothing.
+    /// These bytes' markdown offsets map to the sequence's first bytes, which are never drawn.
     mutating func feed(_ store: ByteStore, to end: Int, sequences: [Range<Int>]) {
         guard end > fedEnd else { return }
         looks.append(contentsOf: repeatElement(0, count: end - fedEnd))
         if linksOn { linkOf.append(contentsOf: repeatElement(0, count: end - fedEnd)) }
         var at = fedEnd
-        // What is skipped: each sequence but its ESC, and the moves a snapshot wrote (not text).
+        // What is skipped: each sequence but its ESC (and a CSI's `[`), and the moves a snapshot
+        // wrote (not text).
         var skip = sequences.map { range -> Range<Int> in
-            range.count > 0 && store[range.lowerBound] == 0x1B ? (range.lowerBound + 1)..<range.upperBound : range
+            guard range.count > 0, store[range.lowerBound] == 0x1B else { return range }
+            let kept = range.count > 2 && store[range.lowerBound + 1] == 0x5B ? 2 : 1
+            return (range.lowerBound + kept)..<range.upperBound
         }
         let lower = max(fedEnd, notText.lowerBound), upper = min(end, notText.upperBound)
         if lower < upper {

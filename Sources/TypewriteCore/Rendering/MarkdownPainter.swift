@@ -1,9 +1,10 @@
 /// The markdown restyle: the renderer's side of highlighting. It feeds the text (the input with
-/// each escape sequence reduced to its ESC) to the `MarkdownLayer`, gives each cluster the pen it is drawn in (the
-/// input's pen with the look of its role on top), remembers where each cluster was drawn while its
-/// row can still be on the screen, and repaints clusters in place when later text restyles them:
-/// up or down to the row (CUU, CUD), to the column (CHA), and back to the cursor in the same write
-/// — never a row that may have scrolled off, never where the place is not certain.
+/// each escape sequence reduced to its ESC, a CSI to its `ESC [`) to the `MarkdownLayer`, gives
+/// each cluster the pen it is drawn in (the input's pen with the look of its role on top), remembers
+/// where each cluster was drawn while its row can still be on the screen, and repaints clusters in
+/// place when later text restyles them: up or down to the row (CUU, CUD), to the column (CHA), and
+/// back to the cursor in the same write — never a row that may have scrolled off, never where the
+/// place is not certain.
 struct MarkdownPainter: Sendable {
     private(set) var layer: MarkdownLayer
     /// Whether the text is highlighted (from `start` on).
@@ -40,7 +41,7 @@ struct MarkdownPainter: Sendable {
 
     // MARK: Feeding
 
-    /// Feeds the text tokenized since the last call (each escape sequence as its ESC alone).
+    /// Feeds the text tokenized since the last call (each escape sequence as its ESC, a CSI as `ESC [`).
     mutating func feed(_ stream: TokenStream) {
         guard isOn else { return }
         let from = layer.fedEnd, end = stream.tokenizedEnd
