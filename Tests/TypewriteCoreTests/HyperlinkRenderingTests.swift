@@ -146,6 +146,31 @@ struct HyperlinkRenderingTests {
         Self.checkSettledFirst("Use [the docs][d] for this.\n\n", then: "[d]: https://docs.example/ \"Docs\"\n\nafter\n")
     }
 
+    @Test("after a C1 control that moves the cursor at most, a late definition links in place from the next line")
+    func lateDefinitionAfterNEL() {
+        Self.checkSettledFirst("a\u{85}b\nUse [the docs][d] for this.\n\n", then: "[d]: https://docs.example/ \"Docs\"\n\nafter\n")
+    }
+
+    /// After a C1 control that opens a sequence (kitty reads `U+009B 31m` as an SGR) the pen is not
+    /// known until an SGR reset: nothing is repainted, so a late definition may leave its reference
+    /// unlinked there, and links nothing wrongly; after the reset it links in place again.
+    @Test("after a C1 control that opens a sequence, no cell is linked wrongly; after a reset, late links come back")
+    func lateDefinitionAfterCSI() {
+        let first = "a\u{9B}31m b\nUse [the docs][d] for this.\n\n\u{1B}[0mThen [more][d] here.\n\n"
+        let second = "[d]: https://docs.example/\n\nafter\n"
+        let chunks = [RenderHarness.Chunk(delay: 0, bytes: Array(first.utf8)), RenderHarness.Chunk(delay: 3, bytes: Array(second.utf8))]
+        let (typewrite, _) = Self.harness().screens(chunks, margin: .xterm)
+        let (screen, _) = Self.withoutIDs(typewrite)
+        var reference = VirtualTerminal(columns: 80, rows: 24, newlineIsCRLF: true)
+        reference.feed(Self.linkedReference(first + second))
+        let expected = reference.snapshot()
+        for (a, b) in zip(screen.lines, expected.lines) {
+            for (x, y) in zip(a, b) where x.link != nil { #expect(x.link == y.link, "\(VirtualTerminal.lineText(a))") }
+        }
+        let more = screen.lines.first { VirtualTerminal.lineText($0).hasPrefix("Then") }
+        #expect(more?.contains { $0.text == "m" && $0.link == "https://docs.example/" } == true, "linked again after the reset")
+    }
+
     @Test("hostile links: none linked, cat's characters, nothing left open", arguments: MarkdownHostileLinkTests.cases)
     func hostile(text: String) {
         let harness = Self.harness()
@@ -168,6 +193,88 @@ struct HyperlinkRenderingTests {
             } else {
                 at += 1
             }
+        }
+    }
+
+    /// Escape sequences inside a destination or a bare URL: the terminal shows no cell for them,
+    /// but the bytes are there, so the destination holds control characters and nothing is linked
+    /// (as `MarkdownHighlighter.links(of:)` on the raw bytes, the reference, finds).
+    static let sequencesInDestinations: [String] = [
+        "[x](https://a.example/\u{1B}[31mred) after\n",
+        "see https://a.example/\u{1B}[31mred\u{1B}[0m here\n",
+        "see https://a.exa\u{1B}[1mmple/red here\n",
+        "[x](https://a.example/x\u{1B}]0;title\u{7}y) after\n",
+        "<https://a.example/\u{1B}[4mx> after\n",
+        "see www.a.example/\u{1B}[31mred here\n",
+        "[r] used\n\n[r]: https://a.example/\u{1B}[1mx\n",
+    ]
+
+    @Test("an escape sequence inside a destination or a bare URL: nothing linked, whatever the pieces",
+          arguments: sequencesInDestinations)
+    func sequenceInDestination(text: String) {
+        let bytes = Array(text.utf8)
+        for cuts in [[], Array(1..<bytes.count), [bytes.count / 2]] {
+            let screen = Self.harness().screens(RenderHarness.chunks(bytes, cuts: cuts), margin: .xterm).typewrite
+            let linked = screen.lines.flatMap { $0 }.filter { $0.link != nil }.map(\.text).joined()
+            #expect(linked.isEmpty, "cells linked: \(linked.debugDescription), cuts \(cuts.count)")
+        }
+        #expect(MarkdownHighlighter.links(of: bytes).allSatisfy { $0.destination == nil }, "the reference links nothing")
+    }
+
+    /// The links of the settled screen, ids left out, against the linked reference's (the raw
+    /// bytes' links): (cells linked where the reference links them otherwise or not at all, cells
+    /// the reference links and the screen does not).
+    static func linkDifferences(_ screen: VirtualTerminal.Snapshot, _ text: String) -> (wrong: Int, missing: Int) {
+        var reference = VirtualTerminal(columns: 80, rows: 24, newlineIsCRLF: true)
+        reference.feed(linkedReference(text))
+        let expected = reference.snapshot()
+        var wrong = 0, missing = 0
+        for (a, b) in zip(withoutIDs(screen).screen.lines, expected.lines) {
+            for (x, y) in zip(a, b) where x.link != y.link { if x.link == nil { missing += 1 } else { wrong += 1 } }
+        }
+        return (wrong, missing)
+    }
+
+    @Test("around escape sequences outside destinations, links and styles stay")
+    func sequencesAroundLinks() {
+        let text = "\u{1B}[1m**bold**\u{1B}[0m and [x](https://a.example/) \u{1B}[34m[y](https://b.example/)\u{1B}[0m\n\n"
+            + "https://c.example/ \u{1B}[2mend\u{1B}[0m\n"
+        let bytes = Array(text.utf8)
+        for cuts in [[], Array(1..<bytes.count)] {
+            let screen = Self.harness().screens(RenderHarness.chunks(bytes, cuts: cuts), margin: .xterm).typewrite
+            func cell(_ s: String, row: Int) -> VirtualTerminal.Cell {
+                let cells = screen.lines[row], line = VirtualTerminal.lineText(cells)
+                guard let found = line.range(of: s) else { Issue.record("no \(s) in \(line)"); return .blank }
+                return cells[line.distance(from: line.startIndex, to: found.lowerBound)]
+            }
+            #expect(cell("bold", row: 0).style.bold)
+            #expect(cell("[x]", row: 0).link == nil && cell("and", row: 0).link == nil)
+            #expect(cell("x]", row: 0).link?.hasSuffix(";https://a.example/") == true)
+            // In the input's own colour: linked when its destination is known as it is drawn (a
+            // repaint would not keep the input's pen), and never to another destination.
+            let y = cell("y]", row: 0).link
+            #expect(y?.hasSuffix(";https://b.example/") ?? !cuts.isEmpty, "\(y ?? "none")")
+            #expect(cell("https", row: 2).link?.hasSuffix(";https://c.example/") == true)
+            #expect(cell("end", row: 2).link == nil)
+            let wrong = Self.linkDifferences(screen, text).wrong
+            #expect(wrong == 0)
+        }
+    }
+
+    /// A CSI's `[` is an open bracket to a parser of the raw bytes, and cmark-gfm links no bare
+    /// URL or address while one is open: after an SGR in the same paragraph nothing bare is linked.
+    @Test("after an SGR in its paragraph a bare URL is not linked, as on the raw bytes",
+          arguments: ["\u{1B}[1mSee\u{1B}[0m https://a.example/ and www.b.example here\n",
+                      "x \u{1B}[34mhttps://a.example/\u{1B}[0m y\n",
+                      "\u{1B}[1mfoo\u{1B}[0m](https://a.example/) x\n"])
+    func bareURLAfterAnSGR(text: String) {
+        let bytes = Array(text.utf8)
+        for cuts in [[], Array(1..<bytes.count)] {
+            let screen = Self.harness().screens(RenderHarness.chunks(bytes, cuts: cuts), margin: .xterm).typewrite
+            let linked = screen.lines.flatMap { $0 }.filter { $0.link != nil }.map(\.text).joined()
+            #expect(linked.isEmpty, "cells linked: \(linked.debugDescription)")
+            // (On the raw bytes the last one is a link whose text is the SGR's own `0m`: no cell.)
+            #expect(Self.linkDifferences(screen, text).wrong == 0)
         }
     }
 

@@ -264,6 +264,24 @@ struct MarkdownLinkStreamingTests {
         }
     }
 
+    /// A control character other than a space, tab or line ending does not end a destination or
+    /// a bare URL (as cmark-gfm reads it): the whole is one link, not safe, so nothing is linked —
+    /// never the part before the control, whatever the pieces.
+    @Test(arguments: [
+        ("[x](https://example.org/a\u{1B}[31mb) c", "https://example.org/a%1B%5B31mb"),
+        ("see https://example.org/a\u{1B}[31mb c", "https://example.org/a%1B%5B31mb"),
+        ("see www.example.org/a\u{7}b c", "http://www.example.org/a%07b"),
+        ("[r] c\n\n[r]: https://example.org/a\u{1B}b\n", "https://example.org/a%1Bb"),
+        ("[x](https://example.org/a\u{7F}b) c", "https://example.org/a%7Fb"),
+    ])
+    func aControlCharacterStaysInTheDestination(text: String, unsafe: String) {
+        #expect(LinkProbe.settle(text, keepingUnsafe: true).map(\.destination) == [unsafe])
+        #expect(LinkProbe.settle(text).allSatisfy { $0.destination == nil })
+        for update in Self.feed(text.map { String($0) }) {
+            for link in update { #expect(link.destination == nil, "\(link)") }
+        }
+    }
+
     /// At most `maximumPendingReferences` bracketed texts wait for a definition.
     @Test func pendingReferencesAreBounded() {
         let uses = (0..<5000).map { "see [r\($0)]\n\n" }.joined()

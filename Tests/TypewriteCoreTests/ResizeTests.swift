@@ -320,6 +320,24 @@ struct ResizeTests {
         }
     }
 
+    /// A terminal the environment does not name, which never answers: where a terminal that keeps
+    /// its rows and every way of reflowing leave the cells the same cells before the cursor (the
+    /// row widens, the cursor left of both margins), they settle in place after the wait.
+    @Test("no cursor report, terminal not named: where every layout agrees, the cells settle in place",
+          arguments: [(30, 80), (41, 93), (80, 100)], [Terminal.reflowing, .keeping])
+    func noReportUnnamedWidening(widths: (Int, Int), kind: Terminal) {
+        let text = "sea peaceful sharpest one tide look day swings sea ride sea pools in of twice in daily look\n"
+        for time in stride(from: 0.2, through: 1.0, by: 0.1) {
+            let (typewrite, cat, asked) = Self.run(text, from: widths.0, to: widths.1, at: time, terminal: kind,
+                                                   reportDelay: Session.cursorReportWait + 0.1, answers: false)
+            #expect(Self.fadeColours(typewrite).isEmpty, "\(widths) at \(time): left fading: \(Self.fadeColours(typewrite))")
+            if kind == .reflowing { #expect(typewrite.text == cat.text, "\(widths) at \(time): \(typewrite.diff(cat) ?? "")") }
+            // The same screen as where the terminal answered at once.
+            let answered = Self.run(text, from: widths.0, to: widths.1, at: time, terminal: kind).typewrite
+            if asked { #expect(typewrite == answered, "\(widths) at \(time): \(typewrite.diff(answered) ?? "")") }
+        }
+    }
+
     @Test("the session waits `cursorReportWait` for the report, then writes again")
     func reportWaitEnds() {
         var configuration = FadeConfiguration()

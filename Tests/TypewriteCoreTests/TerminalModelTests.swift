@@ -45,6 +45,27 @@ struct TerminalModelTests {
         #expect(model.row == nil)
     }
 
+    @Test("a C1 control loses the cursor; the pen only after one that opens a sequence or a string")
+    func c1Controls() {
+        // NEL, IND, RI, HTS, SS2, ST: some terminals move the cursor, none changes the pen.
+        for c1 in ["\u{85}", "\u{84}", "\u{8D}", "\u{88}", "\u{8E}", "\u{9C}"] {
+            var model = Self.follow("ab\(c1)cd")
+            #expect(model.column == nil && model.row == nil && !model.penIsUnknown, "\(c1.unicodeScalars.first!.value)")
+            model = Self.follow("ab\(c1)cd\r\nx")
+            #expect(model.column == 1 && model.allowsRepaint)
+        }
+        // DCS, SOS, CSI, OSC, PM, APC: what follows may be their parameters to some terminals.
+        for c1 in ["\u{90}", "\u{98}", "\u{9B}", "\u{9D}", "\u{9E}", "\u{9F}"] {
+            var model = Self.follow("ab\(c1)31m\r\nx")
+            #expect(model.penIsUnknown && !model.allowsRepaint, "\(c1.unicodeScalars.first!.value)")
+            model = Self.follow("ab\(c1)31m\r\n\u{1B}[0mx")
+            #expect(!model.penIsUnknown && model.allowsRepaint)
+        }
+        // A raw token holding more than one C1 control: the introducer among them counts.
+        let model = Self.follow("ab\u{85}\u{9B}31m\r\nx")
+        #expect(model.penIsUnknown)
+    }
+
     @Test("BS moves back except at the margins, where terminals disagree")
     func backspace() {
         #expect(Self.follow("abc\u{8}").column == 2)

@@ -573,7 +573,7 @@ struct MarkdownBlockParser {
             guard t[i] == UInt8(ascii: ">") else { return false }
             i += 1
         }
-        while i < n && t[i] > 0x20 { i += 1 }
+        while i < n && !MarkdownCharacters.endsBareDestination(t[i]) { i += 1 }
         i = spaces(i)
         guard i < n else { return true }
         if t[i] == 0x0A { i = spaces(i + 1) }
@@ -608,7 +608,7 @@ struct MarkdownBlockParser {
             guard i < n && t[i] == UInt8(ascii: ">") else { return nil }
             i += 1
         } else {
-            while i < n && t[i] > 0x20 { i += 1 }
+            while i < n && !MarkdownCharacters.endsBareDestination(t[i]) { i += 1 }
             guard i > destStart else { return nil }
         }
         let destEnd = i

@@ -5,6 +5,12 @@ enum MarkdownCharacters {
 
     static func isLineEnding(_ b: UInt8) -> Bool { b == 0x0A || b == 0x0D }
 
+    /// Whether `b` ends a link destination that is not in `<…>`, or a bare URL: a space, tab or
+    /// line ending. Other control characters (ESC, BEL, DEL…) stay in it, as cmark-gfm reads them,
+    /// so a destination holding one is not safe (`MarkdownLink.destination`) and links nothing —
+    /// rather than a link to what came before it.
+    static func endsBareDestination(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+
     /// ASCII punctuation: the characters a backslash can escape (CommonMark 0.31.2, 2.4).
     static func isASCIIPunctuation(_ b: UInt8) -> Bool {
         (b >= 0x21 && b <= 0x2F) || (b >= 0x3A && b <= 0x40) || (b >= 0x5B && b <= 0x60) || (b >= 0x7B && b <= 0x7E)

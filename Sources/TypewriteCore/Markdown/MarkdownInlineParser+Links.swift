@@ -139,7 +139,7 @@ extension MarkdownInlineParser {
             var depth = 0
             while i < n {
                 let c = text[i]
-                if c <= 0x20 || c == 0x7F { break }
+                if MarkdownCharacters.endsBareDestination(c) { break }
                 if c == UInt8(ascii: "\\") && i + 1 < n && MarkdownCharacters.isASCIIPunctuation(text[i + 1]) { i += 2; continue }
                 if c == UInt8(ascii: "(") { depth += 1; if depth > 32 { return .none } }
                 if c == UInt8(ascii: ")") { if depth == 0 { break }; depth -= 1 }
@@ -288,7 +288,8 @@ extension MarkdownInlineParser {
         var end = bodyStart
         // Inside a bracket the address stops at a `]`: the link that bracket may open comes first.
         let inBracket = !brackets.isEmpty
-        while end < n && text[end] > 0x20 && text[end] != UInt8(ascii: "<") && !(inBracket && text[end] == UInt8(ascii: "]")) { end += 1 }
+        while end < n && !MarkdownCharacters.endsBareDestination(text[end]) && text[end] != UInt8(ascii: "<")
+                && !(inBracket && text[end] == UInt8(ascii: "]")) { end += 1 }
         let reachesEnd = openEnd && end == n
         end = trimmedAutolinkEnd(start: i, end: end)
         if end <= bodyStart || (needDot && end - i <= 4) { return nil }

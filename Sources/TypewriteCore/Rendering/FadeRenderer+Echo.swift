@@ -219,6 +219,7 @@ extension FadeRenderer {
         }
         // tmux reports a cursor in pending wrap one past the last column.
         guard let now = reported, now <= r.columns, !live.cells.isEmpty else {
+            if reported == nil, settleWhereEveryLayoutAgrees(r, into: &out) { return }
             loseLiveRegion(columns: r.columns, into: &out)
             return
         }
@@ -270,6 +271,36 @@ extension FadeRenderer {
             break
         }
         loseLiveRegion(columns: r.columns, into: &out)
+    }
+
+    /// Without a report from a terminal the environment does not name, the cells still fading
+    /// are settled where that is certain: where a terminal that keeps its rows (xterm: the cursor
+    /// and every cell left of both margins) and every way of reflowing the logical line
+    /// (`RowRecord.reflowed`, known cell by cell) leave each of them the same number of cells
+    /// before the cursor on its row, not in pending wrap, and no terminal can have left the cursor
+    /// a cell short (`mayBeLeftShort`). They are then reached by BS from the cursor (never past the
+    /// row's start in any of those layouts) and written settled, which brings the cursor back;
+    /// its column stays unknown (the layouts differ in it) until a CR or LF. Returns false, having
+    /// written nothing, elsewhere: the cells keep their colour (`docs/terminals.md#resize-and-reflow`).
+    mutating func settleWhereEveryLayoutAgrees(_ r: Relocation, into out: inout [UInt8]) -> Bool {
+        guard configuration.reflow == nil, !live.cells.isEmpty, r.anchor < r.narrowest - 1, r.anchor < r.columns - 1,
+              !row.mayLeaveCursorShort(at: r.anchor) else { return false }
+        for reflow in RowRecord.Reflow.allCases {
+            guard let layout = row.reflowed(upTo: r.anchor, columns: r.columns, as: reflow),
+                  layout.cursor.column < r.columns else { return false }
+            for cell in live.cells {
+                guard let place = layout.places[cell.column], place.row == layout.cursor.row,
+                      layout.cursor.column - place.column == r.anchor - cell.column else { return false }
+            }
+        }
+        framing.begin(at: out.count)
+        if live.settle(moves: .relative, colors: &colors, pens: &pens, cursor: r.anchor, penIsUnknown: model.penIsUnknown, into: &out) {
+            restorePen(into: &out)
+            framing.movedCursor = true
+        }
+        framing.end(into: &out)
+        loseLiveRegion(columns: r.columns, into: &out)
+        return true
     }
 
     /// The column tmux reports after the resize `r`, where the environment names tmux and the row

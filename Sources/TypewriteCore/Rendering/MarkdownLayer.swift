@@ -1,7 +1,8 @@
-/// The markdown side of the fade renderer: it feeds the answer's text (the input without its
-/// escape sequences) to a `MarkdownHighlighter` as it arrives, keeps the look of every byte not
-/// yet written, and remembers where each cluster it wrote on the screen is, so that a restyle
-/// (later text proved a guess wrong) can repaint it in place — never a row that scrolled off.
+/// The markdown side of the fade renderer: it feeds the answer's text (the input with each escape
+/// sequence reduced to its ESC, a CSI to its `ESC [`) to a `MarkdownHighlighter` as it arrives,
+/// keeps the look of every byte not yet written, and remembers where each cluster it wrote on the
+/// screen is, so that a restyle (later text proved a guess wrong) can repaint it in place — never
+/// a row that scrolled off.
 struct MarkdownLayer: Sendable {
     private var highlighter = MarkdownHighlighter()
     /// Markdown offset (counting every document) where the current document starts.
@@ -22,7 +23,7 @@ struct MarkdownLayer: Sendable {
     private var segments: [(markdown: Int, input: Int)] = []
     /// Storage `inputRanges` reuses.
     private var rangeScratch: [Range<Int>] = []
-    /// The look of every input byte from `looksBase` to `fedEnd` (0 = plain, and escape sequences).
+    /// The look of every input byte from `looksBase` to `fedEnd` (0 = plain, and escape sequences, whose first bytes are fed but never drawn).
     private var looks: [UInt8] = []
     private var looksBase = 0
     /// Looks named by number: SGR parameters.
@@ -94,17 +95,32 @@ struct MarkdownLayer: Sendable {
         writtenEnd = offset
     }
 
-    /// Feeds the input bytes `store[fedEnd..<end]` except the escape sequences in `skip`
-    /// (increasing, within that range).
-    mutating func feed(_ store: ByteStore, to end: Int, skipping skip: [Range<Int>]) {
+    /// Feeds the input bytes `store[fedEnd..<end]`, each escape sequence in `sequences`
+    /// (increasing, within that range) as its ESC alone, or as `ESC [` for a CSI.
+    ///
+    /// The terminal shows no cell for a sequence, but a CommonMark + GFM parser reading the input
+    /// finds its bytes there, and what is linked must be what it links. Inside a link destination
+    /// or a bare URL the ESC is a control character, and what holds it is no safe link
+    /// (`MarkdownLink.destination`): `[x](https://a.example/ESC[31mred)` and
+    /// `https://a.example/ESC[31mred` link nothing. A CSI's `[` opens a bracket, and cmark-gfm links
+    /// no bare URL while one is open (`ESC[1mSee ESC[0m https://a.example/` links nothing on the raw
+    /// bytes). The rest (parameters, an OSC's title) is not fed: it is no markdown and shows nothing.
+    /// These bytes' markdown offsets map to the sequence's first bytes, which are never drawn.
+    mutating func feed(_ store: ByteStore, to end: Int, sequences: [Range<Int>]) {
         guard end > fedEnd else { return }
         looks.append(contentsOf: repeatElement(0, count: end - fedEnd))
         if linksOn { linkOf.append(contentsOf: repeatElement(0, count: end - fedEnd)) }
         var at = fedEnd
-        var skip = skip
+        // What is skipped: each sequence but its ESC (and a CSI's `[`), and the moves a snapshot
+        // wrote (not text).
+        var skip = sequences.map { range -> Range<Int> in
+            guard range.count > 0, store[range.lowerBound] == 0x1B else { return range }
+            let kept = range.count > 2 && store[range.lowerBound + 1] == 0x5B ? 2 : 1
+            return (range.lowerBound + kept)..<range.upperBound
+        }
         let lower = max(fedEnd, notText.lowerBound), upper = min(end, notText.upperBound)
         if lower < upper {
-            // Merged in order with the escape sequences (the moves are sequences and a CR).
+            // The moves are sequences and a CR: none of their bytes is fed, not even an ESC.
             skip.append(lower..<upper)
             skip.sort { $0.lowerBound < $1.lowerBound }
         }

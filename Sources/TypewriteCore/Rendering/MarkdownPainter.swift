@@ -1,9 +1,10 @@
-/// The markdown restyle: the renderer's side of highlighting. It feeds the text (the input without
-/// its escape sequences) to the `MarkdownLayer`, gives each cluster the pen it is drawn in (the
-/// input's pen with the look of its role on top), remembers where each cluster was drawn while its
-/// row can still be on the screen, and repaints clusters in place when later text restyles them:
-/// up or down to the row (CUU, CUD), to the column (CHA), and back to the cursor in the same write
-/// — never a row that may have scrolled off, never where the place is not certain.
+/// The markdown restyle: the renderer's side of highlighting. It feeds the text (the input with
+/// each escape sequence reduced to its ESC, a CSI to its `ESC [`) to the `MarkdownLayer`, gives
+/// each cluster the pen it is drawn in (the input's pen with the look of its role on top), remembers
+/// where each cluster was drawn while its row can still be on the screen, and repaints clusters in
+/// place when later text restyles them: up or down to the row (CUU, CUD), to the column (CHA), and
+/// back to the cursor in the same write — never a row that may have scrolled off, never where the
+/// place is not certain.
 struct MarkdownPainter: Sendable {
     private(set) var layer: MarkdownLayer
     /// Whether the text is highlighted (from `start` on).
@@ -40,18 +41,18 @@ struct MarkdownPainter: Sendable {
 
     // MARK: Feeding
 
-    /// Feeds the text tokenized since the last call (escape sequences left out).
+    /// Feeds the text tokenized since the last call (each escape sequence as its ESC, a CSI as `ESC [`).
     mutating func feed(_ stream: TokenStream) {
         guard isOn else { return }
         let from = layer.fedEnd, end = stream.tokenizedEnd
         guard end > from else { return }
-        var skip: [Range<Int>] = []
+        var sequences: [Range<Int>] = []
         stream.forEachFromNewest { token in
             guard token.start >= from else { return false }
-            if case .sequence(let s, let n, _) = token { skip.append(s..<(s + n)) }
+            if case .sequence(let s, let n, _) = token { sequences.append(s..<(s + n)) }
             return true
         }
-        layer.feed(stream.store, to: end, skipping: skip.reversed())
+        layer.feed(stream.store, to: end, sequences: sequences.reversed())
     }
 
     /// The text from here on is a document of its own (reasoning, then the answer).

@@ -20,19 +20,25 @@ extension TerminalModel {
 
     /// Bytes that are neither text nor a sequence (invalid UTF-8, C1 controls) were written: what
     /// they draw is up to the terminal. A C1 control, raw or written in UTF-8 (U+0080–U+009F), is
-    /// acted on by some terminals (kitty takes U+009B as CSI, pyte U+009D as OSC) and shown or
-    /// dropped by others, so after one the pen and the cursor are unknown until a reset says.
+    /// acted on by some terminals (kitty takes U+009B as CSI, U+0085 as NEL; pyte U+009D as OSC)
+    /// and shown or dropped by others, so after one the cursor is unknown (the column until CR or
+    /// an absolute move, the row for good). The pen is unknown too, until an SGR reset, after a
+    /// C1 control that opens a sequence or a string (DCS, SOS, CSI, OSC, PM, APC: ECMA-48 8.3):
+    /// the text after it may be that sequence's parameters, an SGR, to some terminals and text to
+    /// others. The others (NEL, IND, RI, HTS, SS2, ST…) move the cursor at most.
     mutating func raw(_ bytes: ArraySlice<UInt8>) {
         forgetColumn()
         var expected = 0  // continuation bytes the last lead byte asks for
         var lead: UInt8 = 0
+        var sawC1 = false
         for byte in bytes {
             let isContinuation = (0x80...0xBF).contains(byte) && expected > 0
             let isC1 = (0x80...0x9F).contains(byte) && (!isContinuation || (lead == 0xC2 && expected == 1))
             if isC1 {
-                penIsUnknown = true
-                forgetRow()
-                return
+                if Self.c1Introducers.contains(byte) { penIsUnknown = true }
+                sawC1 = true
+                expected = 0
+                continue
             }
             if isContinuation {
                 expected -= 1
@@ -41,8 +47,16 @@ extension TerminalModel {
                 expected = byte >= 0xF0 ? 3 : byte >= 0xE0 ? 2 : byte >= 0xC0 ? 1 : 0
             }
         }
+        if sawC1 {
+            forgetRow()
+            return
+        }
         utf8Interrupted = expected > 0
     }
+
+    /// The C1 controls that open a control string or a sequence (ECMA-48 8.3): DCS, SOS, CSI,
+    /// OSC, PM and APC.
+    static let c1Introducers: Set<UInt8> = [0x90, 0x98, 0x9B, 0x9D, 0x9E, 0x9F]
 
     /// An escape sequence `bytes` (whole, from its ESC) of `kind` is executed.
     mutating func sequence(_ bytes: ArraySlice<UInt8>, kind: SequenceKind) {
