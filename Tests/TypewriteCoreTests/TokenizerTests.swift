@@ -3,17 +3,21 @@ import Testing
 
 @Suite("Tokenizer")
 struct TokenizerTests {
-    /// Tokenizes `chunks` fed one after another, then ends the input.
-    static func tokenize(_ chunks: [[UInt8]]) -> (tokens: [Token], store: ByteStore, clusters: Int) {
-        var store = ByteStore()
-        var tokenizer = Tokenizer()
-        var queue = TokenQueue()
-        var clusters = 0
+    /// Feeds `chunks` one after another to `tokenizer`, then ends the input: the bytes, the
+    /// tokens queued and the cluster count it reported.
+    static func scan(_ chunks: [[UInt8]], with tokenizer: Tokenizer) -> (ByteStore, TokenQueue, Int) {
+        var store = ByteStore(), tokenizer = tokenizer, queue = TokenQueue(), clusters = 0
         for chunk in chunks {
             store.append(contentsOf: chunk)
             clusters += tokenizer.scan(store, into: &queue)
         }
         clusters += tokenizer.finish(store, into: &queue)
+        return (store, queue, clusters)
+    }
+
+    /// Tokenizes `chunks` fed one after another, then ends the input.
+    static func tokenize(_ chunks: [[UInt8]]) -> (tokens: [Token], store: ByteStore, clusters: Int) {
+        var (store, queue, clusters) = scan(chunks, with: Tokenizer())
         var tokens: [Token] = []
         while !queue.isEmpty { tokens.append(queue.removeFirst()) }
         return (tokens, store, clusters)
@@ -66,17 +70,10 @@ struct TokenizerTests {
     /// Tokens of `chunks` by a tokenizer that packs runs (as a `TokenStream`'s does), runs split
     /// into their clusters by `GraphemeBreak.cluster`, and the cluster count it reported.
     static func packedTokens(_ chunks: [[UInt8]], simpleClusterRuns: Bool) -> (tokens: [Token], clusters: Int) {
-        var store = ByteStore()
         var tokenizer = Tokenizer()
         tokenizer.packsRuns = true
         tokenizer.simpleClusterRuns = simpleClusterRuns
-        var queue = TokenQueue()
-        var clusters = 0
-        for chunk in chunks {
-            store.append(contentsOf: chunk)
-            clusters += tokenizer.scan(store, into: &queue)
-        }
-        clusters += tokenizer.finish(store, into: &queue)
+        let (store, queue, clusters) = scan(chunks, with: tokenizer)
         var tokens: [Token] = []
         queue.forEachFromOldest(run: { start, length, count in
             var s = start, n = 0
