@@ -477,12 +477,7 @@ public struct VirtualTerminal: Sendable {
             }  // DEL ignored
 
         case .escape, .escapeIntermediate:
-            if sequenceUTF8Remaining > 0 { continueSequenceCharacter(byte); return }
-            if byte == 0x18 || byte == 0x1A { state = .ground; return }
-            if byte == 0x1B { enterEscape(); return }
-            if byte < 0x20 { execute(byte); return }
-            if byte == 0x7F { return }
-            if byte >= 0x80 { startSequenceCharacter(byte); return }
+            if sequenceByteHandled(byte) { return }
             if byte < 0x30 {
                 if intermediateCount == 0 { intermediate = byte }
                 intermediateCount += 1
@@ -492,12 +487,7 @@ public struct VirtualTerminal: Sendable {
             escapeDispatch(byte)
 
         case .csiEntry, .csiParam, .csiIntermediate, .csiIgnore:
-            if sequenceUTF8Remaining > 0 { continueSequenceCharacter(byte); return }
-            if byte == 0x18 || byte == 0x1A { state = .ground; return }
-            if byte == 0x1B { enterEscape(); return }
-            if byte < 0x20 { execute(byte); return }
-            if byte == 0x7F { return }
-            if byte >= 0x80 { startSequenceCharacter(byte); return }
+            if sequenceByteHandled(byte) { return }
             csiByte(byte)
 
         case .osc:
@@ -526,6 +516,20 @@ public struct VirtualTerminal: Sendable {
             enterEscape()
             step(byte)
         }
+    }
+
+    /// What every byte does inside ESC or CSI before the state's own rules (ECMA-48 and the DEC
+    /// parser's "anywhere" transitions): a character ≥ 0x80 being decoded or started
+    /// (`startSequenceCharacter`), CAN or SUB cancels, ESC restarts, other C0 controls execute, DEL
+    /// is ignored. Returns whether `byte` was one of those.
+    private mutating func sequenceByteHandled(_ byte: UInt8) -> Bool {
+        if sequenceUTF8Remaining > 0 { continueSequenceCharacter(byte); return true }
+        if byte == 0x18 || byte == 0x1A { state = .ground; return true }
+        if byte == 0x1B { enterEscape(); return true }
+        if byte < 0x20 { execute(byte); return true }
+        if byte == 0x7F { return true }
+        if byte >= 0x80 { startSequenceCharacter(byte); return true }
+        return false
     }
 
     private mutating func startUTF8(_ byte: UInt8) {
